@@ -1,0 +1,38 @@
+// Adds up the JSON reports of every test runner into one closing line.
+// Arguments: names of steps that failed outside the runners (build, check, …).
+import { existsSync, readFileSync } from 'node:fs'
+
+const failedSteps = process.argv.slice(2)
+let passed = 0
+let failed = 0
+let skipped = 0
+
+const vitestFile = 'test-results/vitest.json'
+if (existsSync(vitestFile)) {
+  const report = JSON.parse(readFileSync(vitestFile, 'utf8'))
+  passed += report.numPassedTests ?? 0
+  failed += report.numFailedTests ?? 0
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
+  // A file that failed to load has no tests to count; count the file instead.
+  for (const file of report.testResults ?? []) {
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1
+  }
+} else if (!failedSteps.includes('vitest')) {
+  failedSteps.push('vitest (no report)')
+}
+
+const playwrightFile = 'test-results/playwright.json'
+if (existsSync(playwrightFile)) {
+  const stats = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats ?? {}
+  passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
+  failed += stats.unexpected ?? 0
+  skipped += stats.skipped ?? 0
+} else if (!failedSteps.includes('playwright')) {
+  failedSteps.push('playwright (no report)')
+}
+
+const stepsOnly = failedSteps.filter((s) => s !== 'vitest' && s !== 'playwright')
+if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`)
+failed += stepsOnly.length
+console.log(`Summary: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+process.exit(failed > 0 || failedSteps.length > 0 ? 1 : 0)
