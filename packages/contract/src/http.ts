@@ -1,0 +1,78 @@
+import type { z } from 'zod'
+import type { PermissionName } from './common/roles.js'
+
+/**
+ * Who may call a route.
+ * - public: anyone.
+ * - auth: any signed-in user.
+ * - admin: global admins only (403 otherwise).
+ * - self: the user named by the `user_id` path parameter, or an admin (401 otherwise).
+ * - project: members of the project in `project_id` (404 otherwise); for methods other than
+ *   GET and HEAD the member's role must hold `permission` (403 otherwise). Admins pass always.
+ */
+export type Access =
+  | { kind: 'public' }
+  | { kind: 'auth' }
+  | { kind: 'admin' }
+  | { kind: 'self' }
+  | { kind: 'project'; permission: PermissionName | null; adminOnly?: boolean }
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+
+export interface RouteDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  readonly method: Method
+  /** Fastify-style path, e.g. `/api/project/:project_id/users/:user_id`. */
+  readonly path: string
+  readonly access: Access
+  readonly params?: P
+  readonly query?: Q
+  readonly body?: B
+  /** Schema of a successful response body; absent for empty responses. */
+  readonly response?: R
+  /** Status of a successful response. */
+  readonly status: 200 | 201 | 204
+}
+
+export function defineRoute<
+  P extends z.ZodType,
+  Q extends z.ZodType,
+  B extends z.ZodType,
+  R extends z.ZodType,
+>(route: RouteDef<P, Q, B, R>): RouteDef<P, Q, B, R> {
+  return route
+}
+
+export const access = {
+  public: { kind: 'public' } as Access,
+  auth: { kind: 'auth' } as Access,
+  admin: { kind: 'admin' } as Access,
+  self: { kind: 'self' } as Access,
+  project: (permission: PermissionName | null = null, adminOnly = false): Access => ({
+    kind: 'project',
+    permission,
+    adminOnly,
+  }),
+}
+
+type Infer<T> = T extends z.ZodType ? z.output<T> : never
+type Input<T> = T extends z.ZodType ? z.input<T> : never
+
+export type RouteParams<R> = R extends RouteDef<infer P> ? Input<P> : never
+export type RouteQuery<R> = R extends RouteDef<z.ZodType, infer Q> ? Input<Q> : never
+export type RouteBody<R> = R extends RouteDef<z.ZodType, z.ZodType, infer B> ? Input<B> : never
+export type RouteResponse<R> =
+  R extends RouteDef<z.ZodType, z.ZodType, z.ZodType, infer Res> ? Infer<Res> : never
+
+/** Fills `:name` placeholders of a route path. */
+export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const value = params[name]
+    if (value === undefined) throw new Error(`Missing path parameter ${name} for ${path}`)
+    return encodeURIComponent(String(value))
+  })
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod'
+import { Id, InputId, MAX_NAME_LENGTH, RequiredName, typeError } from '../common/fields.js'
+import { MAX_SECRET_LENGTH } from './keys.schemas.js'
+import { longText } from './refs.schemas.js'
+
+export const SECRET_TYPES = ['var', 'env'] as const
+export const SecretType = z.enum(SECRET_TYPES, { error: 'secret type must be var or env' })
+export type SecretType = z.infer<typeof SecretType>
+
+export const EnvironmentSecret = z.object({
+  id: Id,
+  type: SecretType,
+  name: z.string(),
+  /** Always blank: values are never returned. */
+  secret: z.string(),
+  operation: z.string(),
+})
+export type EnvironmentSecret = z.infer<typeof EnvironmentSecret>
+
+export const Environment = z.object({
+  id: Id,
+  name: z.string(),
+  project_id: Id,
+  password: z.string().nullable(),
+  json: z.string(),
+  env: z.string().nullable(),
+  secrets: z.array(EnvironmentSecret).nullable(),
+})
+export type Environment = z.infer<typeof Environment>
+
+const secretName = z
+  .string({ error: typeError('secret name', 'a string') })
+  .trim()
+  .min(1, 'secret name can not be empty')
+  .max(MAX_NAME_LENGTH, `secret name must be at most ${MAX_NAME_LENGTH} characters`)
+
+/** One change to an environment's secrets; rows without an operation are ignored. */
+export const SecretChange = z.discriminatedUnion(
+  'operation',
+  [
+    z.strictObject({
+      operation: z.literal('create'),
+      id: z.unknown().optional(),
+      name: secretName,
+      type: SecretType,
+      secret: z
+        .string({ error: typeError('secret value', 'a string') })
+        .min(1, 'secret value can not be empty')
+        .max(MAX_SECRET_LENGTH, 'secret value is too long'),
+    }),
+    z.strictObject({
+      operation: z.literal('update'),
+      id: InputId('secret id'),
+      name: secretName,
+      type: SecretType,
+      /** Empty keeps the stored value. */
+      secret: z.string().max(MAX_SECRET_LENGTH, 'secret value is too long').default(''),
+    }),
+    z.strictObject({
+      operation: z.literal('delete'),
+      id: InputId('secret id'),
+      name: z.unknown().optional(),
+      type: z.unknown().optional(),
+      secret: z.unknown().optional(),
+    }),
+    z.strictObject({
+      operation: z.literal(''),
+      id: z.unknown().optional(),
+      name: z.unknown().optional(),
+      type: z.unknown().optional(),
+      secret: z.unknown().optional(),
+    }),
+  ],
+  { error: 'secret operation must be create, update or delete' },
+)
+export type SecretChange = z.input<typeof SecretChange>
+
+const environmentFields = {
+  name: RequiredName('Environment name'),
+  project_id: z.number({ error: typeError('project_id', 'a number') }).int(),
+  password: z.string().max(MAX_NAME_LENGTH).nullable().optional(),
+  json: longText('Extra variables').default('{}'),
+  env: longText('Environment variables').nullable().optional(),
+  secrets: z
+    .array(z.preprocess((row) => withOperation(row), SecretChange))
+    .max(1000)
+    .nullable()
+    .optional(),
+}
+
+/** Treats a secret row without an operation as "leave alone". */
+function withOperation(row: unknown): unknown {
+  if (typeof row === 'object' && row !== null && !('operation' in row)) {
+    return { ...row, operation: '' }
+  }
+  return row
+}
+
+export const CreateEnvironmentBody = z.strictObject({
+  ...environmentFields,
+  id: z.unknown().optional(),
+})
+export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBody>
+
+export const UpdateEnvironmentBody = z.strictObject({
+  ...environmentFields,
+  id: z.number({ error: typeError('id', 'a number') }).int(),
+})
+export type UpdateEnvironmentBody = z.input<typeof UpdateEnvironmentBody>
+
+/** Parses JSON text that must hold an object; returns the reason when it does not. */
+export function parseJsonObject(
+  text: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+  try {
+    const value: unknown = JSON.parse(text)
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { ok: false, reason: 'must be a JSON object' }
+    }
+    return { ok: true, value: value as Record<string, unknown> }
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) }
+  }
+}

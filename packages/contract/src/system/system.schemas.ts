@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { AuthMethods } from '../auth/auth.schemas.js'
+
+export const SystemInfo = z.object({
+  version: z.string(),
+  ansible: z.string(),
+  web_host: z.string(),
+  use_remote_runner: z.boolean(),
+  auth_methods: AuthMethods,
+  premium_features: z.object({
+    project_runners: z.boolean(),
+    terraform_backend: z.boolean(),
+  }),
+})
+export type SystemInfo = z.infer<typeof SystemInfo>
+
+/** The version shown to people: the part before the first hyphen. */
+export function displayVersion(version: string): string {
+  return version.split('-')[0] ?? version
+}

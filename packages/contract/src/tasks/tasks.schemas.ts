@@ -1,0 +1,152 @@
+import { z } from 'zod'
+import { Id, MAX_NAME_LENGTH, typeError } from '../common/fields.js'
+
+/*
+ * Task statuses and their transitions:
+ *
+ *   waiting ──► starting ──► running ──► success | error
+ *      │            │          │  ▲
+ *      │            │          ▼  │ (confirmed)
+ *      │            │   waiting_confirmation ──► rejected ──► error
+ *      ▼            ▼          ▼
+ *   stopping ───────────────► stopped        (force stop: any unfinished → stopped)
+ */
+export const TASK_STATUSES = [
+  'waiting',
+  'starting',
+  'waiting_confirmation',
+  'confirmed',
+  'rejected',
+  'running',
+  'stopping',
+  'stopped',
+  'success',
+  'error',
+] as const
+export const TaskStatus = z.enum(TASK_STATUSES)
+export type TaskStatus = z.infer<typeof TaskStatus>
+
+export const FINISHED_STATUSES: readonly TaskStatus[] = ['success', 'error', 'stopped']
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_STATUSES as readonly string[]).includes(status)
+}
+
+export const AnsibleParams = z.strictObject({
+  debug: z.boolean().optional(),
+  debug_level: z.number().int().min(1).max(6).optional(),
+  dry_run: z.boolean().optional(),
+  diff: z.boolean().optional(),
+  limit: z.array(z.string().max(MAX_NAME_LENGTH)).max(100).optional(),
+  tags: z.array(z.string().max(MAX_NAME_LENGTH)).max(100).optional(),
+  skip_tags: z.array(z.string().max(MAX_NAME_LENGTH)).max(100).optional(),
+})
+export type AnsibleParams = z.infer<typeof AnsibleParams>
+
+export const TerraformParams = z.strictObject({
+  plan: z.boolean().optional(),
+  destroy: z.boolean().optional(),
+  auto_approve: z.boolean().optional(),
+  upgrade: z.boolean().optional(),
+  reconfigure: z.boolean().optional(),
+})
+export type TerraformParams = z.infer<typeof TerraformParams>
+
+export const Task = z.object({
+  id: Id,
+  template_id: Id,
+  project_id: Id,
+  status: z.string(),
+  debug: z.boolean(),
+  dry_run: z.boolean(),
+  diff: z.boolean(),
+  playbook: z.string(),
+  environment: z.string(),
+  /** Never stored: always "{}". */
+  secret: z.string(),
+  limit: z.string(),
+  arguments: z.string().nullable(),
+  git_branch: z.string().nullable(),
+  message: z.string(),
+  user_id: z.number().nullable(),
+  integration_id: z.number().nullable(),
+  schedule_id: z.number().nullable(),
+  created: z.string(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  commit_hash: z.string().nullable(),
+  commit_message: z.string(),
+  build_task_id: z.number().nullable(),
+  version: z.string().nullable(),
+  inventory_id: z.number().nullable(),
+  params: z.record(z.string(), z.unknown()).nullable(),
+})
+export type Task = z.infer<typeof Task>
+
+/** Tasks in lists carry their template's name, type and app, and who started them. */
+export const TaskWithTemplate = Task.extend({
+  tpl_playbook: z.string(),
+  tpl_alias: z.string(),
+  tpl_type: z.string(),
+  tpl_app: z.string(),
+  user_name: z.string().nullable(),
+  build_task: Task.nullable(),
+})
+export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>
+
+const jsonText = (label: string) =>
+  z.string({ error: typeError(label, 'a JSON string') }).max(1024 * 1024, `${label} is too long`)
+
+export const CreateTaskBody = z.strictObject({
+  template_id: z
+    .number({ error: typeError('template_id', 'a number') })
+    .int()
+    .positive(),
+  project_id: z.unknown().optional(),
+  message: z.string().max(4096, 'message is too long').nullish(),
+  git_branch: z.string().trim().max(MAX_NAME_LENGTH).nullish(),
+  commit_hash: z.unknown().optional(),
+  /** JSON object text of extra variables (survey values). */
+  environment: jsonText('environment').nullish(),
+  /** JSON object text of secret survey values; used for this run only, never stored. */
+  secret: jsonText('secret').nullish(),
+  /** JSON array text of CLI args; only when the template allows overriding them. */
+  arguments: jsonText('arguments').nullish(),
+  limit: z.string().max(4096).nullish(),
+  playbook: z.string().trim().max(1024).nullish(),
+  inventory_id: z.number().int().positive().nullish(),
+  build_task_id: z.number().int().positive().nullish(),
+  version: z.unknown().optional(),
+  params: z.record(z.string(), z.unknown()).nullish(),
+  debug: z.boolean().nullish(),
+  dry_run: z.boolean().nullish(),
+  diff: z.boolean().nullish(),
+})
+export type CreateTaskBody = z.input<typeof CreateTaskBody>
+
+export const StopTaskBody = z.strictObject({
+  force: z.boolean({ error: typeError('force', 'true or false') }),
+})
+
+export const TaskOutput = z.object({ task_id: Id, time: z.string(), output: z.string() })
+export type TaskOutput = z.infer<typeof TaskOutput>
+
+export const StatsRow = z.object({
+  date: z.string(),
+  count_by_status: z.record(z.string(), z.number().int()),
+  avg_duration: z.number().int(),
+})
+export type StatsRow = z.infer<typeof StatsRow>
+
+export const TASK_LOCATIONS = ['queue', 'running', 'runner'] as const
+
+/** A task of the server-wide active list (admins). */
+export const ActiveTask = z.object({
+  task_id: Id,
+  project_id: Id,
+  username: z.string().optional(),
+  runner_id: z.number().int().optional(),
+  status: z.string(),
+  location: z.string(),
+})
+export type ActiveTask = z.infer<typeof ActiveTask>

@@ -1,0 +1,100 @@
+import { z } from 'zod'
+import { PathId } from '../common/fields.js'
+import { access, defineRoute } from '../http.js'
+import {
+  ApiToken,
+  CreateUserBody,
+  CurrentUser,
+  SetPasswordBody,
+  UpdateUserBody,
+  User,
+  UserSummary,
+} from './users.schemas.js'
+
+export const UserParams = z.object({ user_id: PathId })
+export const TokenParams = z.object({ token_id: z.string().min(1).max(64) })
+
+export const getCurrentUser = defineRoute({
+  method: 'GET',
+  path: '/api/user',
+  access: access.auth,
+  response: CurrentUser,
+  status: 200,
+})
+
+export const listTokens = defineRoute({
+  method: 'GET',
+  path: '/api/user/tokens',
+  access: access.auth,
+  response: z.array(ApiToken),
+  status: 200,
+})
+
+export const createToken = defineRoute({
+  method: 'POST',
+  path: '/api/user/tokens',
+  access: access.auth,
+  response: ApiToken,
+  status: 201,
+})
+
+export const expireToken = defineRoute({
+  method: 'DELETE',
+  path: '/api/user/tokens/:token_id',
+  access: access.auth,
+  params: TokenParams,
+  status: 204,
+})
+
+/** Admins get full users; other users get id, username and name only. */
+export const listUsers = defineRoute({
+  method: 'GET',
+  path: '/api/users',
+  access: access.auth,
+  response: z.array(z.union([User, UserSummary])),
+  status: 200,
+})
+
+export const createUser = defineRoute({
+  method: 'POST',
+  path: '/api/users',
+  access: access.admin,
+  body: CreateUserBody,
+  response: User,
+  status: 201,
+})
+
+export const getUser = defineRoute({
+  method: 'GET',
+  path: '/api/users/:user_id',
+  access: access.self,
+  params: UserParams,
+  response: User,
+  status: 200,
+})
+
+export const updateUser = defineRoute({
+  method: 'PUT',
+  path: '/api/users/:user_id',
+  access: access.self,
+  params: UserParams,
+  body: UpdateUserBody,
+  status: 204,
+})
+
+export const deleteUser = defineRoute({
+  method: 'DELETE',
+  path: '/api/users/:user_id',
+  access: access.self,
+  params: UserParams,
+  status: 204,
+})
+
+export const setUserPassword = defineRoute({
+  method: 'POST',
+  path: '/api/users/:user_id/password',
+  access: access.self,
+  params: UserParams,
+  body: SetPasswordBody,
+  status: 204,
+})

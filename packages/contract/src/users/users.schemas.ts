@@ -1,0 +1,97 @@
+import { z } from 'zod'
+import { Bool, Id, MAX_NAME_LENGTH, Timestamp, typeError } from '../common/fields.js'
+
+export const MIN_PASSWORD_LENGTH = 1
+export const MAX_PASSWORD_LENGTH = 1024
+
+export const User = z.object({
+  id: Id,
+  created: Timestamp,
+  username: z.string(),
+  name: z.string(),
+  email: z.string(),
+  admin: z.boolean(),
+  external: z.boolean(),
+  alert: z.boolean(),
+  pro: z.boolean(),
+})
+export type User = z.infer<typeof User>
+
+/** What non-admins see of other users. */
+export const UserSummary = z.object({ id: Id, username: z.string(), name: z.string() })
+export type UserSummary = z.infer<typeof UserSummary>
+
+export const CurrentUser = User.extend({
+  can_create_project: z.boolean(),
+  has_active_subscription: z.boolean(),
+})
+export type CurrentUser = z.infer<typeof CurrentUser>
+
+const username = z
+  .string({ error: typeError('username', 'a string') })
+  .trim()
+  .min(1, 'username can not be empty')
+  .max(MAX_NAME_LENGTH, `username must be at most ${MAX_NAME_LENGTH} characters`)
+  .regex(/^[^\s]+$/, 'username can not contain spaces')
+const name = z
+  .string({ error: typeError('name', 'a string') })
+  .trim()
+  .min(1, 'name can not be empty')
+  .max(MAX_NAME_LENGTH, `name must be at most ${MAX_NAME_LENGTH} characters`)
+const email = z
+  .string({ error: typeError('email', 'a string') })
+  .trim()
+  .min(1, 'email can not be empty')
+  .max(MAX_NAME_LENGTH, `email must be at most ${MAX_NAME_LENGTH} characters`)
+  .regex(/^[^\s@]+@[^\s@]+$/, 'email must be a valid email address')
+export const Password = z
+  .string({ error: typeError('password', 'a string') })
+  .min(MIN_PASSWORD_LENGTH, 'password can not be empty')
+  .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`)
+
+/** Read-only fields a client may send back unchanged; they are ignored. */
+const readOnlyUserFields = {
+  id: z.unknown().optional(),
+  created: z.unknown().optional(),
+  totp: z.unknown().optional(),
+  can_create_project: z.unknown().optional(),
+  has_active_subscription: z.unknown().optional(),
+}
+
+export const CreateUserBody = z.strictObject({
+  ...readOnlyUserFields,
+  username,
+  name,
+  email,
+  password: Password.optional(),
+  admin: Bool('admin').optional(),
+  external: Bool('external').optional(),
+  alert: Bool('alert').optional(),
+  pro: Bool('pro').optional(),
+})
+export type CreateUserBody = z.input<typeof CreateUserBody>
+
+export const UpdateUserBody = z.strictObject({
+  ...readOnlyUserFields,
+  username,
+  name,
+  email,
+  /** Non-empty: changes the password. */
+  password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  admin: Bool('admin').optional(),
+  external: z.unknown().optional(),
+  alert: Bool('alert').optional(),
+  pro: Bool('pro').optional(),
+})
+export type UpdateUserBody = z.input<typeof UpdateUserBody>
+
+export const SetPasswordBody = z.strictObject({ password: Password })
+export type SetPasswordBody = z.input<typeof SetPasswordBody>
+
+export const ApiToken = z.object({
+  id: z.string(),
+  created: Timestamp,
+  expired: z.boolean(),
+  user_id: Id,
+})
+export type ApiToken = z.infer<typeof ApiToken>
