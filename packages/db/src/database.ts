@@ -1,0 +1,296 @@
+import type { Generated } from 'kysely'
+
+/*
+ * Row types of every table. Booleans are stored as integers 0/1 and timestamps as
+ * ISO-8601 UTC strings on every dialect; repositories map rows to wire types.
+ */
+type Id = Generated<number>
+type Flag = Generated<number>
+
+export interface UserTable {
+  id: Id
+  created: string
+  username: string
+  name: string
+  email: string
+  password: string | null
+  admin: Flag
+  external: Flag
+  alert: Flag
+  pro: Flag
+}
+
+export interface UserTotpTable {
+  id: Id
+  user_id: number
+  created: string
+  secret: string
+  recovery_hash: string | null
+}
+
+export interface SessionTable {
+  id: Id
+  user_id: number
+  token_hash: string
+  created: string
+  last_active: string
+  ip: Generated<string>
+  user_agent: Generated<string>
+  expired: Flag
+  verified: Flag
+}
+
+export interface ApiTokenTable {
+  id: Id
+  user_id: number
+  prefix: string
+  token_hash: string
+  created: string
+  expired: Flag
+}
+
+export interface ProjectTable {
+  id: Id
+  name: string
+  created: string
+  alert: Flag
+  alert_chat: string | null
+  max_parallel_tasks: Generated<number>
+  type: Generated<string>
+}
+
+export interface ProjectUserTable {
+  id: Id
+  project_id: number
+  user_id: number
+  role: string
+}
+
+export interface EventTable {
+  id: Id
+  project_id: number | null
+  user_id: number | null
+  integration_id: number | null
+  object_id: number | null
+  object_type: string
+  object_name: Generated<string>
+  description: string
+  created: string
+}
+
+export interface OptionTable {
+  key: string
+  value: string
+}
+
+export interface EnvironmentTable {
+  id: Id
+  project_id: number
+  name: string
+  password: string | null
+  json: string
+  env: string | null
+  created: string
+}
+
+export interface AccessKeyTable {
+  id: Id
+  project_id: number
+  environment_id: number | null
+  name: string
+  type: string
+  owner: Generated<string>
+  secret: string | null
+  created: string
+}
+
+export interface RepositoryTable {
+  id: Id
+  project_id: number
+  ssh_key_id: number
+  name: string
+  git_url: string
+  git_branch: Generated<string>
+  created: string
+}
+
+export interface InventoryTable {
+  id: Id
+  project_id: number
+  ssh_key_id: number | null
+  become_key_id: number | null
+  repository_id: number | null
+  name: string
+  type: string
+  inventory: string
+  template_id: number | null
+  created: string
+}
+
+export interface ViewTable {
+  id: Id
+  project_id: number
+  title: string
+  position: Generated<number>
+}
+
+export interface TemplateTable {
+  id: Id
+  project_id: number
+  inventory_id: number | null
+  repository_id: number | null
+  environment_id: number | null
+  view_id: number | null
+  allow_override_args_in_task: Flag
+  autorun: Flag
+  suppress_success_alerts: Flag
+  name: string
+  description: string | null
+  type: Generated<string>
+  app: Generated<string>
+  playbook: string
+  arguments: string | null
+  build_template_id: number | null
+  start_version: string | null
+  git_branch: string | null
+  survey_vars: string | null
+  task_params: string | null
+  created: string
+}
+
+export interface TemplateVaultTable {
+  id: Id
+  project_id: number
+  template_id: number
+  vault_key_id: number | null
+  name: string | null
+  type: Generated<string>
+  script: string | null
+}
+
+export interface ScheduleTable {
+  id: Id
+  project_id: number
+  template_id: number
+  repository_id: number | null
+  name: Generated<string>
+  cron_format: string
+  last_commit_hash: string | null
+  active: Flag
+  created: string
+}
+
+export interface TaskTable {
+  id: Id
+  project_id: number
+  template_id: number
+  debug: Flag
+  dry_run: Flag
+  diff: Flag
+  status: string
+  playbook: string | null
+  environment: string | null
+  arguments: string | null
+  hosts_limit: string | null
+  git_branch: string | null
+  message: string | null
+  user_id: number | null
+  integration_id: number | null
+  schedule_id: number | null
+  runner_id: number | null
+  build_task_id: number | null
+  inventory_id: number | null
+  version: string | null
+  commit_hash: string | null
+  commit_message: string | null
+  params: string | null
+  created: string
+  start: string | null
+  end: string | null
+}
+
+export interface TaskOutputTable {
+  id: Id
+  task_id: number
+  time: string
+  output: string
+}
+
+export interface IntegrationTable {
+  id: Id
+  project_id: number
+  template_id: number
+  auth_secret_id: number | null
+  name: string
+  auth_method: Generated<string>
+  auth_header: Generated<string>
+  task_params: string | null
+  searchable: Flag
+}
+
+export interface IntegrationMatcherTable {
+  id: Id
+  integration_id: number
+  name: string
+  match_type: string
+  method: string
+  body_data_type: Generated<string>
+  key: Generated<string>
+  value: string
+}
+
+export interface IntegrationExtractValueTable {
+  id: Id
+  integration_id: number
+  name: string
+  value_source: string
+  body_data_type: Generated<string>
+  key: Generated<string>
+  variable: Generated<string>
+}
+
+export interface IntegrationAliasTable {
+  id: Id
+  project_id: number
+  integration_id: number | null
+  alias: string
+}
+
+export interface RunnerTable {
+  id: Id
+  project_id: number | null
+  active: Flag
+  name: Generated<string>
+  token_hash: string
+  webhook: string | null
+  max_parallel_tasks: Generated<number>
+  public_key: string | null
+  created: string
+  touched: string | null
+}
+
+export interface Database {
+  user: UserTable
+  user_totp: UserTotpTable
+  session: SessionTable
+  api_token: ApiTokenTable
+  project: ProjectTable
+  project_user: ProjectUserTable
+  event: EventTable
+  option: OptionTable
+  environment: EnvironmentTable
+  access_key: AccessKeyTable
+  repository: RepositoryTable
+  inventory: InventoryTable
+  view: ViewTable
+  template: TemplateTable
+  template_vault: TemplateVaultTable
+  schedule: ScheduleTable
+  task: TaskTable
+  task_output: TaskOutputTable
+  integration: IntegrationTable
+  integration_matcher: IntegrationMatcherTable
+  integration_extract_value: IntegrationExtractValueTable
+  integration_alias: IntegrationAliasTable
+  runner: RunnerTable
+}

@@ -1,0 +1,5 @@
+export type * from './database.js'
+export * from './dialect.js'
+export * from './dialects/create-db.js'
+export * from './migrate.js'
+export * from './helpers.js'

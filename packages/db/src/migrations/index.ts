@@ -1,0 +1,31 @@
+import type { Kysely, Migration } from 'kysely'
+import type { Dialect } from '../dialect.js'
+import * as m0001 from './202611220001_create_users_and_auth.js'
+import * as m0002 from './202611220002_create_projects.js'
+import * as m0003 from './202611220003_create_project_resources.js'
+import * as m0004 from './202611220004_create_templates_and_tasks.js'
+import * as m0005 from './202611220005_create_integrations_and_runners.js'
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+interface MigrationModule {
+  up(db: Kysely<any>, dialect: Dialect): Promise<void>
+  down(db: Kysely<any>): Promise<void>
+}
+
+/** Every migration in order. Names are frozen once released. */
+const MIGRATIONS: Record<string, MigrationModule> = {
+  '202611220001_create_users_and_auth': m0001,
+  '202611220002_create_projects': m0002,
+  '202611220003_create_project_resources': m0003,
+  '202611220004_create_templates_and_tasks': m0004,
+  '202611220005_create_integrations_and_runners': m0005,
+}
+
+export function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, m]) => [
+      name,
+      { up: (db: Kysely<any>) => m.up(db, dialect), down: (db: Kysely<any>) => m.down(db) },
+    ]),
+  )
+}
