@@ -1,0 +1,222 @@
+import type { JobRepository } from '@flagman/contract'
+import { stat, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import sshpk from 'sshpk'
+import { TempDir } from './files.js'
+import type { LineSink } from './output.js'
+import type { CommandResult } from './process.js'
+import {
+  defaultBaseEnv,
+  describeFailure,
+  ProcessControl,
+  runCaptured,
+  runLogged,
+} from './process.js'
+
+export class PreparationError extends Error {}
+
+export interface RepositoryContext {
+  workRoot: string
+  temp: TempDir
+  baseEnv: Record<string, string>
+  control: ProcessControl
+  sink: LineSink
+}
+
+/** Helper for GIT_ASKPASS: answers git's prompts from variables only git receives. */
+const ASKPASS_SCRIPT = `#!/bin/sh
+case "$1" in
+  Username*) printf '%s\\n' "$FLAGMAN_GIT_LOGIN" ;;
+  *) printf '%s\\n' "$FLAGMAN_GIT_PASSWORD" ;;
+esac
+`
+
+/**
+ * Writes an ssh private key to a 0600 file. A passphrase-protected key is decrypted in
+ * process and written as an unencrypted OpenSSH key, so the passphrase never reaches a
+ * command line.
+ */
+export async function writePrivateKey(
+  temp: TempDir,
+  name: string,
+  privateKey: string,
+  passphrase: string,
+): Promise<string> {
+  let text = privateKey
+  if (passphrase !== '') {
+    try {
+      text = sshpk.parsePrivateKey(privateKey, 'auto', { passphrase }).toString('openssh')
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new PreparationError(`Failed to install ssh key: ${reason}`)
+    }
+  }
+  if (!text.endsWith('\n')) text += '\n'
+  return temp.write(name, text)
+}
+
+function isRemoteHttp(url: string): boolean {
+  return /^https?:\/\//i.test(url)
+}
+
+/** Environment for git: the base env plus credentials, never the task's own variables. */
+async function gitEnv(
+  repo: JobRepository,
+  ctx: Pick<RepositoryContext, 'temp' | 'baseEnv'>,
+): Promise<Record<string, string>> {
+  const env: Record<string, string> = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
+  const key = repo.key
+  if (key.type === 'ssh') {
+    const file = await writePrivateKey(
+      ctx.temp,
+      `git_key_${String(repo.id)}`,
+      key.privateKey,
+      key.passphrase,
+    )
+    env.GIT_SSH_COMMAND = `ssh -i '${file}' -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null`
+  } else if (key.type === 'login_password' && isRemoteHttp(repo.url)) {
+    env.GIT_ASKPASS = await ctx.temp.write(
+      `git_askpass_${String(repo.id)}.sh`,
+      ASKPASS_SCRIPT,
+      0o700,
+    )
+    env.FLAGMAN_GIT_LOGIN = key.login
+    env.FLAGMAN_GIT_PASSWORD = key.password
+  }
+  return env
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Makes the repository available and returns its directory: local paths in place, remote
+ * ones cloned into `{workRoot}/{dirName}` (kept as a cache) or fetched and reset there.
+ */
+export async function prepareRepository(
+  repo: JobRepository,
+  branchOverride: string,
+  dirName: string,
+  ctx: RepositoryContext,
+): Promise<string> {
+  const { sink, control } = ctx
+  if (repo.url.startsWith('/')) {
+    if (!(await exists(repo.url))) {
+      throw new PreparationError(`Failed in finding static repository at ${repo.url}`)
+    }
+    sink.push(`Using local repository ${repo.url}`)
+    return repo.url
+  }
+  const branch = branchOverride !== '' ? branchOverride : repo.branch
+  const dir = join(ctx.workRoot, dirName)
+  const env = await gitEnv(repo, ctx)
+  const git = (args: string[], cwd: string): Promise<CommandResult> =>
+    runLogged({ program: 'git', args, cwd, env }, control, sink)
+  const failed = (result: CommandResult): string => describeFailure('git', result)
+
+  if (await exists(dir)) {
+    sink.push(`Updating repository ${repo.url}`)
+    const steps: string[][] = [
+      ['remote', 'set-url', 'origin', repo.url],
+      ['fetch', '--prune', 'origin'],
+      branch !== ''
+        ? ['checkout', '--force', '-B', branch, `origin/${branch}`]
+        : ['reset', '--hard', 'origin/HEAD'],
+      ['submodule', 'update', '--init', '--recursive'],
+    ]
+    let ok = true
+    for (const args of steps) {
+      const result = await git(args, dir)
+      if (control.stopped) return dir
+      if (result.code !== 0) {
+        ok = false
+        break
+      }
+    }
+    if (ok) return dir
+    sink.push(`Updating failed, cloning repository ${repo.url} again`)
+    await rm(dir, { recursive: true, force: true })
+  } else {
+    sink.push(`Cloning repository ${repo.url}`)
+  }
+  const args = ['clone', '--recursive']
+  if (branch !== '') args.push('--branch', branch)
+  args.push(repo.url, dirName)
+  const result = await git(args, ctx.workRoot)
+  if (!control.stopped && result.code !== 0) {
+    throw new PreparationError(`Failed updating repository: ${failed(result)}`)
+  }
+  return dir
+}
+
+/** Reads HEAD's hash and subject; null when the folder is not a git repository. */
+export async function readCommit(
+  dir: string,
+  ctx: RepositoryContext,
+): Promise<{ hash: string; message: string } | null> {
+  const env = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
+  const head = await runCaptured(
+    { program: 'git', args: ['rev-parse', 'HEAD'], cwd: dir, env },
+    ctx.control,
+  )
+  if (head.code !== 0 || head.lines[0] === undefined) return null
+  const subject = await runCaptured(
+    { program: 'git', args: ['log', '-1', '--format=%s'], cwd: dir, env },
+    ctx.control,
+  )
+  const message = subject.code === 0 ? (subject.lines[0] ?? '') : ''
+  return { hash: head.lines[0].trim(), message: message.slice(0, 100) }
+}
+
+export interface RemoteHeadOptions {
+  /** Where the short-lived folder for credentials is made; the system temp folder by default. */
+  workRoot?: string
+  /** Base environment for git (PATH, HOME, …); the server's own env is not inherited otherwise. */
+  baseEnv?: Record<string, string>
+  /** git is stopped after this long (default 60 s). */
+  timeoutMs?: number
+}
+
+/**
+ * Reads the commit hash at the head of the repository's branch with `git ls-remote`, using
+ * the repository's key exactly as a task's clone does. A local repository (a path) and one
+ * without a branch answer for HEAD. Throws with git's own words when the lookup fails.
+ */
+export async function readRemoteHead(
+  repo: JobRepository,
+  branch: string,
+  options: RemoteHeadOptions = {},
+): Promise<string> {
+  const baseEnv = options.baseEnv ?? defaultBaseEnv()
+  const temp = await TempDir.createNamed(options.workRoot ?? tmpdir(), 'ls_remote_')
+  const control = new ProcessControl(1000)
+  const timer = setTimeout(() => control.stop(true), options.timeoutMs ?? 60_000)
+  try {
+    const env = await gitEnv(repo, { temp, baseEnv })
+    const ref = branch === '' || repo.url.startsWith('/') ? 'HEAD' : `refs/heads/${branch}`
+    // `--` keeps a URL that starts with a dash from being read as an option.
+    const result = await runCaptured(
+      { program: 'git', args: ['ls-remote', '--', repo.url, ref], cwd: temp.path, env },
+      control,
+    )
+    if (control.stopped) throw new Error(`git ls-remote ${repo.url} took too long`)
+    if (result.code !== 0) {
+      const said = result.lines.filter((line) => line.trim() !== '').join(' ')
+      throw new Error(`${describeFailure('git', result)}${said ? `: ${said}` : ''}`)
+    }
+    const line = result.lines.find((l) => /^[0-9a-f]{40,64}\s/.test(l))
+    const hash = line?.split(/\s/)[0]
+    if (!hash) throw new Error(`The repository ${repo.url} has no ${ref}`)
+    return hash
+  } finally {
+    clearTimeout(timer)
+    await temp.remove()
+  }
+}

@@ -1,0 +1,236 @@
+import type { JobResult, JobSpec } from '@flagman/contract'
+import { stat } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { buildAnsibleCommand, buildAnsibleExtraVars, ANSIBLE_ENV } from './apps/ansible.js'
+import type { AppCommand } from './apps/common.js'
+import { buildShellCommand } from './apps/shell.js'
+import { buildTerraformCommands, isTerraformApp } from './apps/terraform.js'
+import { PathEscapeError, resolveInside } from './files.js'
+import type { RepositoryContext } from './git.js'
+import { PreparationError, prepareRepository, readCommit, writePrivateKey } from './git.js'
+import type { CommandResult, ProcessControl } from './process.js'
+import { describeFailure, runCaptured, runCommand } from './process.js'
+
+export interface JobContext extends RepositoryContext {
+  spec: JobSpec
+  onStatus: (status: 'running' | 'waiting_confirmation') => void
+  onCommit: (hash: string, message: string) => void
+  /** Resolves true on confirm, false on reject or stop. */
+  waitForConfirmation: () => Promise<boolean>
+}
+
+/** Ends the job early with a final result after its line has been logged. */
+class JobEnd extends Error {
+  constructor(readonly result: JobResult) {
+    super(result)
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+function checkStopped(control: ProcessControl): void {
+  if (control.stopped) throw new JobEnd('stopped')
+}
+
+/** Runs a stage; a stop ends the job 'stopped', a failure ends it 'error'. */
+async function runStage(
+  ctx: JobContext,
+  command: AppCommand,
+  cwd: string,
+  onLine?: (line: string) => void,
+): Promise<CommandResult> {
+  // App defaults (ANSIBLE_FORCE_COLOR …) first so the environment's own values can override them.
+  const env = { ...ctx.baseEnv, ...command.env, ...ctx.spec.env }
+  const full = { program: command.program, args: command.args, cwd, env }
+  const result = await runCommand(full, ctx.control, (line) => {
+    ctx.sink.push(line)
+    onLine?.(line)
+  })
+  checkStopped(ctx.control)
+  if (result.code !== 0) {
+    ctx.sink.push(describeFailure(command.program, result))
+    throw new JobEnd('error')
+  }
+  return result
+}
+
+export async function executeJob(ctx: JobContext): Promise<JobResult> {
+  const { spec, sink, control } = ctx
+  try {
+    ctx.onStatus('running')
+    sink.push(`Preparing: ${String(spec.taskId)}`)
+    const repoDir = await prepareRepository(
+      spec.repository,
+      spec.gitBranch,
+      `repository_${String(spec.repository.id)}_template_${String(spec.templateId)}`,
+      ctx,
+    )
+    checkStopped(control)
+    const commit = await readCommit(repoDir, ctx)
+    checkStopped(control)
+    if (commit !== null) ctx.onCommit(commit.hash, commit.message)
+
+    if (spec.app === 'ansible') await runAnsible(ctx, repoDir)
+    else if (isTerraformApp(spec.app)) await runTerraform(ctx, repoDir)
+    else await runShell(ctx, repoDir)
+    return 'success'
+  } catch (error) {
+    if (control.stopped) return 'stopped'
+    if (error instanceof JobEnd) return error.result
+    if (error instanceof PreparationError || error instanceof PathEscapeError) {
+      sink.push(error.message)
+    } else {
+      sink.push(`Failed to run task: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    return 'error'
+  }
+}
+
+async function runShell(ctx: JobContext, repoDir: string): Promise<void> {
+  if (ctx.spec.playbook !== '') resolveInside(repoDir, ctx.spec.playbook)
+  await runStage(ctx, buildShellCommand(ctx.spec), repoDir)
+}
+
+/** Candidate requirement files per kind, nearest to the playbook first. */
+function galaxyCandidates(
+  repoDir: string,
+  playbookDir: string,
+  kind: 'collection' | 'role',
+): string[] {
+  const sub = kind === 'collection' ? 'collections' : 'roles'
+  const list = [
+    join(playbookDir, sub, 'requirements.yml'),
+    join(playbookDir, 'requirements.yml'),
+    join(repoDir, sub, 'requirements.yml'),
+    join(repoDir, 'requirements.yml'),
+  ]
+  return [...new Set(list)]
+}
+
+async function installGalaxy(ctx: JobContext, repoDir: string, playbook: string): Promise<void> {
+  for (const kind of ['collection', 'role'] as const) {
+    let found: string | null = null
+    for (const candidate of galaxyCandidates(repoDir, dirname(playbook), kind)) {
+      if (await exists(candidate)) {
+        found = candidate
+        break
+      }
+    }
+    if (found === null) {
+      ctx.sink.push(`No ${kind} requirements file found. Skip galaxy install process.`)
+      continue
+    }
+    await runStage(
+      ctx,
+      {
+        program: 'ansible-galaxy',
+        args: [kind, 'install', '-r', found, '--force'],
+        env: { ...ANSIBLE_ENV },
+      },
+      repoDir,
+    )
+  }
+}
+
+async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
+  const { spec, temp } = ctx
+  const playbook = resolveInside(repoDir, spec.playbook)
+  const inventory = spec.inventory
+  let inventoryPath: string | null = null
+  let privateKey: string | null = null
+  if (inventory !== null) {
+    if (inventory.type === 'static' || inventory.type === 'static-yaml') {
+      ctx.sink.push('Installing static inventory')
+      const name = `inventory_${String(inventory.id)}${inventory.type === 'static-yaml' ? '.yml' : ''}`
+      inventoryPath = await temp.write(name, inventory.content)
+    } else if (inventory.type === 'file') {
+      let root = repoDir
+      if (inventory.repository !== null) {
+        ctx.sink.push('Cloning inventory repository')
+        root = await prepareRepository(
+          inventory.repository,
+          '',
+          `repository_${String(inventory.repository.id)}_inventory_${String(inventory.id)}`,
+          ctx,
+        )
+        checkStopped(ctx.control)
+      }
+      inventoryPath = resolveInside(root, inventory.content)
+    } else {
+      throw new PreparationError(
+        `Failed to install inventory: invalid inventory type ${inventory.type}`,
+      )
+    }
+    if (inventory.sshKey.type === 'ssh') {
+      privateKey = await writePrivateKey(
+        temp,
+        `inventory_key_${String(inventory.id)}`,
+        inventory.sshKey.privateKey,
+        inventory.sshKey.passphrase,
+      )
+    }
+  }
+  const vaultIds: string[] = []
+  for (const [index, vault] of spec.vaults.entries()) {
+    const name = vault.name ?? 'default'
+    if (vault.type === 'password') {
+      const file = await temp.write(`vault_${String(index)}`, vault.password)
+      vaultIds.push(`${name}@${file}`)
+    } else {
+      vaultIds.push(`${name}@${resolveInside(repoDir, vault.script)}`)
+    }
+  }
+  const extraVars = await temp.write('extra_vars.json', JSON.stringify(buildAnsibleExtraVars(spec)))
+  await installGalaxy(ctx, repoDir, playbook)
+  const command = buildAnsibleCommand(spec, {
+    inventory: inventoryPath,
+    privateKey,
+    extraVars,
+    vaultIds,
+  })
+  await runStage(ctx, command, repoDir)
+}
+
+async function runTerraform(ctx: JobContext, repoDir: string): Promise<void> {
+  const { spec, sink, control } = ctx
+  // The playbook names the module directory; a leading '/' means the repository root.
+  const sub = spec.playbook.replace(/^\/+/, '')
+  const cwd = sub === '' ? repoDir : resolveInside(repoDir, sub)
+  const tf = buildTerraformCommands(spec)
+  const stage = (args: string[], onLine?: (line: string) => void): Promise<CommandResult> =>
+    runStage(ctx, { program: tf.program, args, env: {} }, cwd, onLine)
+
+  await stage(tf.init)
+  const list = await runCaptured(
+    { program: tf.program, args: tf.workspaceList, cwd, env: { ...ctx.baseEnv, ...spec.env } },
+    control,
+  )
+  checkStopped(control)
+  if (list.code === 0) await stage(tf.workspaceSelect)
+
+  let noChanges = false
+  await stage(tf.plan, (line) => {
+    if (line.includes('No changes.')) noChanges = true
+  })
+  if (noChanges || spec.terraform.plan) return
+  if (!spec.terraform.autoApprove) {
+    ctx.onStatus('waiting_confirmation')
+    sink.push('Waiting for confirmation')
+    const confirmed = await ctx.waitForConfirmation()
+    checkStopped(control)
+    if (!confirmed) {
+      sink.push('Plan rejected: the changes were not applied')
+      throw new JobEnd('error')
+    }
+    ctx.onStatus('running')
+    sink.push('Plan confirmed')
+  }
+  await stage(tf.apply)
+}
