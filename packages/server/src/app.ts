@@ -1,0 +1,107 @@
+import fastifyCookie from '@fastify/cookie'
+import type { Db } from '@flagman/db'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import type { Config } from './config.js'
+import { SecretBox } from './lib/secret-box.js'
+import { appsRoutes } from './modules/apps/index.js'
+import { backupRoutes } from './modules/backup/index.js'
+import { authRoutes } from './modules/auth/auth.routes.js'
+import { environmentsRoutes } from './modules/environments/index.js'
+import { eventsRoutes } from './modules/events/index.js'
+import { inventoriesRoutes } from './modules/inventories/index.js'
+import { keysRoutes } from './modules/keys/index.js'
+import { projectsRoutes } from './modules/projects/index.js'
+import { repositoriesRoutes } from './modules/repositories/index.js'
+import { schedulesModule } from './modules/schedules/index.js'
+import { systemRoutes } from './modules/system/index.js'
+import { tasksModule } from './modules/tasks/index.js'
+import { teamRoutes } from './modules/team/index.js'
+import { templatesRoutes } from './modules/templates/index.js'
+import { usersRoutes } from './modules/users/index.js'
+import { viewsRoutes } from './modules/views/index.js'
+import { registerErrorHandler } from './platform/error-handler.js'
+import { registerRealtime } from './platform/realtime.js'
+import { registerSecurity } from './platform/security.js'
+import { registerStatic } from './platform/static.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db
+    config: Config
+    secrets: SecretBox
+  }
+}
+
+/**
+ * Builds the HTTP application without listening. The order below is the architecture:
+ * platform first (cookies, errors, browser protections), then each domain module, then the
+ * console and the not-found handler.
+ */
+export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+    bodyLimit: 10 * 1024 * 1024,
+  })
+  app.decorate('db', db)
+  app.decorate('config', config)
+  app.decorate(
+    'secrets',
+    SecretBox.load(config.accessKeyEncryption, config.dataDir, (file) =>
+      app.log.warn(
+        `Generated the key that encrypts stored secrets in ${file}. Back it up with the ` +
+          'database, or set FLAGMAN_ACCESS_KEY_ENCRYPTION; without it stored secrets are lost.',
+      ),
+    ),
+  )
+
+  // Every request body is read as JSON, whatever its Content-Type: API clients such as
+  // `curl -d` send JSON labelled as a form, and the compatible API accepts it. Cookie-
+  // authenticated requests that are not labelled JSON are refused earlier (security.ts),
+  // so a cross-site form still cannot act. An empty body counts as no body.
+  app.removeAllContentTypeParsers()
+  const parseJson = (
+    _request: unknown,
+    body: string | Buffer,
+    done: (error: Error | null, value?: unknown) => void,
+  ): void => {
+    const text = String(body)
+    if (text.trim() === '') return done(null, undefined)
+    try {
+      done(null, JSON.parse(text))
+    } catch (error) {
+      done(error as Error, undefined)
+    }
+  }
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson)
+  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson)
+
+  await app.register(fastifyCookie)
+  registerErrorHandler(app)
+  registerSecurity(app)
+
+  systemRoutes(app)
+  authRoutes(app)
+  usersRoutes(app)
+  projectsRoutes(app)
+  teamRoutes(app)
+  eventsRoutes(app)
+  keysRoutes(app)
+  repositoriesRoutes(app)
+  inventoriesRoutes(app)
+  environmentsRoutes(app)
+  viewsRoutes(app)
+  appsRoutes(app)
+  templatesRoutes(app)
+  const tasks = tasksModule(app)
+  schedulesModule(app, tasks)
+  await registerRealtime(app, tasks.events)
+  backupRoutes(app)
+
+  await registerStatic(app, config.webDir)
+  return app
+}

@@ -1,0 +1,92 @@
+import { resolve } from 'node:path'
+import { parseDbUrl, type DbConfig } from '@flagman/db'
+import { z } from 'zod'
+
+/** Server settings, read from `FLAGMAN_*` environment variables. Every one has a safe default. */
+export interface Config {
+  host: string
+  port: number
+  dataDir: string
+  db: DbConfig
+  /** Public URL of the console, used in links; empty means http://localhost:<port>. */
+  webHost: string
+  nonAdminCanCreateProject: boolean
+  passwordLoginDisabled: boolean
+  maxParallelTasks: number
+  /** Milliseconds running tasks get to stop when the server shuts down. */
+  taskShutdownGraceMs: number
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+  /** Folder holding the built console; empty disables serving it. */
+  webDir: string
+  /** Failed sign-ins from one address before it is refused for a while. */
+  loginMaxAttempts: number
+  loginLockSeconds: number
+  /** Base64 AES-256 key for secrets at rest; empty: generated once into the data folder. */
+  accessKeyEncryption: string
+  /** First admin, created on start when there are no users yet. */
+  adminLogin: string
+  adminPassword: string
+  adminEmail: string
+  adminName: string
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const EnvSchema = z.object({
+  FLAGMAN_HOST: z.string().default('127.0.0.1'),
+  FLAGMAN_PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  FLAGMAN_DATA_DIR: z.string().default('data'),
+  FLAGMAN_DB: z.string().optional(),
+  FLAGMAN_WEB_HOST: z.string().default(''),
+  FLAGMAN_NON_ADMIN_CAN_CREATE_PROJECT: bool.default(false),
+  FLAGMAN_PASSWORD_LOGIN_DISABLE: bool.default(false),
+  FLAGMAN_MAX_PARALLEL_TASKS: z.coerce.number().int().min(0).default(10),
+  FLAGMAN_TASK_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  FLAGMAN_LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+    .default('info'),
+  FLAGMAN_WEB_DIR: z.string().optional(),
+  FLAGMAN_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  FLAGMAN_LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  FLAGMAN_ACCESS_KEY_ENCRYPTION: z.string().default(''),
+  FLAGMAN_ADMIN_LOGIN: z.string().default('admin'),
+  FLAGMAN_ADMIN_PASSWORD: z.string().default(''),
+  FLAGMAN_ADMIN_EMAIL: z.string().default('admin@localhost'),
+  FLAGMAN_ADMIN_NAME: z.string().default('Administrator'),
+})
+
+/**
+ * Reads the configuration. `defaultWebDir` is where the built console lives in this
+ * checkout; `FLAGMAN_WEB_DIR` overrides it.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Config {
+  const parsed = EnvSchema.safeParse(env)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`)
+  }
+  const e = parsed.data
+  const dataDir = resolve(e.FLAGMAN_DATA_DIR)
+  return {
+    host: e.FLAGMAN_HOST,
+    port: e.FLAGMAN_PORT,
+    dataDir,
+    db: parseDbUrl(e.FLAGMAN_DB, resolve(dataDir, 'flagman.sqlite')),
+    webHost: e.FLAGMAN_WEB_HOST.replace(/\/+$/, ''),
+    nonAdminCanCreateProject: e.FLAGMAN_NON_ADMIN_CAN_CREATE_PROJECT,
+    passwordLoginDisabled: e.FLAGMAN_PASSWORD_LOGIN_DISABLE,
+    maxParallelTasks: e.FLAGMAN_MAX_PARALLEL_TASKS,
+    taskShutdownGraceMs: Math.round(e.FLAGMAN_TASK_SHUTDOWN_GRACE_SECONDS * 1000),
+    logLevel: e.FLAGMAN_LOG_LEVEL,
+    webDir: e.FLAGMAN_WEB_DIR ?? defaultWebDir,
+    loginMaxAttempts: e.FLAGMAN_LOGIN_MAX_ATTEMPTS,
+    loginLockSeconds: e.FLAGMAN_LOGIN_LOCK_SECONDS,
+    accessKeyEncryption: e.FLAGMAN_ACCESS_KEY_ENCRYPTION,
+    adminLogin: e.FLAGMAN_ADMIN_LOGIN,
+    adminPassword: e.FLAGMAN_ADMIN_PASSWORD,
+    adminEmail: e.FLAGMAN_ADMIN_EMAIL,
+    adminName: e.FLAGMAN_ADMIN_NAME,
+  }
+}

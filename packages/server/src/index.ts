@@ -1,0 +1,11 @@
+export { loadConfig, type Config } from './config.js'
+export { buildApp } from './build-app.js'
+export { startServer, INITIAL_PASSWORD_FILE, type RunningServer } from './start.js'
+export { VERSION } from './version.js'
+export {
+  createUser,
+  deleteUser,
+  setPassword,
+  findUserByLogin,
+  listUserRows,
+} from './modules/users/index.js'

@@ -1,0 +1,2 @@
+export { appsRoutes } from './apps.routes.js'
+export { findApp } from './apps.service.js'

@@ -1,0 +1,78 @@
+import { getLoginMetadata, login, logout } from '@flagman/contract'
+import { nowIso } from '@flagman/db'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { newSessionToken, sha256, verifyPassword } from '../../lib/secrets.js'
+import { SESSION_COOKIE } from '../../platform/auth.js'
+import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../platform/errors.js'
+import { mount } from '../../platform/router.js'
+import { findUserByLogin } from '../users/index.js'
+import { LoginThrottle } from './login-throttle.js'
+
+/** One message for unknown user and wrong password, so logins cannot be probed. */
+const BAD_CREDENTIALS = 'Incorrect login or password'
+
+function isHttps(request: FastifyRequest): boolean {
+  return request.protocol === 'https'
+}
+
+export function authRoutes(app: FastifyInstance): void {
+  const throttle = new LoginThrottle(app.config.loginMaxAttempts, app.config.loginLockSeconds)
+
+  mount(app, getLoginMetadata, async ({ config }) => ({
+    oidc_providers: [],
+    login_with_password: !config.passwordLoginDisabled,
+    auth_methods: {},
+  }))
+
+  mount(app, login, async ({ db, body, request, reply, config }) => {
+    if (config.passwordLoginDisabled) throw new BadRequestError('Password sign-in is disabled')
+    const address = request.ip
+    const wait = throttle.retryAfter(address)
+    if (wait > 0) {
+      throw new TooManyRequestsError(
+        `Too many failed sign-in attempts. Try again in ${wait} seconds.`,
+        wait,
+      )
+    }
+    const user = await findUserByLogin(db, body.auth)
+    const ok = await verifyPassword(body.password, user && !user.external ? user.password : null)
+    if (!user || !ok) {
+      throttle.fail(address)
+      request.log.info({ address }, 'failed sign-in')
+      throw new UnauthorizedError(BAD_CREDENTIALS)
+    }
+    throttle.succeed(address)
+    const token = newSessionToken()
+    const now = nowIso()
+    await db.kysely
+      .insertInto('session')
+      .values({
+        user_id: user.id,
+        token_hash: sha256(token),
+        created: now,
+        last_active: now,
+        ip: address.slice(0, 64),
+        user_agent: String(request.headers['user-agent'] ?? '').slice(0, 255),
+        verified: 1,
+      })
+      .execute()
+    reply.setCookie(SESSION_COOKIE, token, {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isHttps(request),
+    })
+  })
+
+  mount(app, logout, async ({ db, request, reply }) => {
+    const token = request.cookies[SESSION_COOKIE]
+    if (token) {
+      await db.kysely
+        .updateTable('session')
+        .set({ expired: 1 })
+        .where('token_hash', '=', sha256(token))
+        .execute()
+    }
+    reply.clearCookie(SESSION_COOKIE, { path: '/' })
+  })
+}

@@ -1,0 +1,259 @@
+import type {
+  CreateEnvironmentBody,
+  Environment,
+  EnvironmentSecret,
+  Refs,
+  SecretType,
+  UpdateEnvironmentBody,
+} from '@flagman/contract'
+import { MAX_TEXT_BYTES, parseJsonObject } from '@flagman/contract'
+import type { Database, Db, EnvironmentTable } from '@flagman/db'
+import { insertReturningId, nowIso } from '@flagman/db'
+import type { Kysely, Selectable } from 'kysely'
+import type { z } from 'zod'
+import type { SecretBox } from '../../lib/secret-box.js'
+import type { Actor } from '../../platform/actor.js'
+import { BadRequestError, NotFoundError } from '../../platform/errors.js'
+import { insertEvent } from '../events/index.js'
+import { assertSameIds, sortDirection } from '../project-scope.js'
+import { assertUnused, findEnvironmentRefs } from '../references/index.js'
+
+type CreateInput = z.output<typeof CreateEnvironmentBody>
+type UpdateInput = z.output<typeof UpdateEnvironmentBody>
+type Row = Selectable<EnvironmentTable>
+type SecretChanges = NonNullable<CreateInput['secrets']>
+
+/** Environment secrets live in `access_key` with the secret's kind as owner. */
+const SECRET_OWNERS: readonly SecretType[] = ['var', 'env']
+
+function toEnvironment(row: Row, secrets: EnvironmentSecret[] | null): Environment {
+  return {
+    id: row.id,
+    name: row.name,
+    project_id: row.project_id,
+    password: row.password,
+    json: row.json,
+    env: row.env,
+    secrets,
+  }
+}
+
+function checkJson(input: CreateInput): void {
+  const json = parseJsonObject(input.json)
+  if (!json.ok) throw new BadRequestError(`Extra variables must be valid JSON: ${json.reason}`)
+  if (input.env !== undefined && input.env !== null && input.env.trim() !== '') {
+    const env = parseJsonObject(input.env)
+    if (!env.ok)
+      throw new BadRequestError(`Environment variables must be valid JSON: ${env.reason}`)
+  }
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+async function listSecrets(
+  db: Kysely<Database>,
+  environmentId: number,
+): Promise<EnvironmentSecret[]> {
+  const rows = await db
+    .selectFrom('access_key')
+    .select(['id', 'name', 'owner'])
+    .where('environment_id', '=', environmentId)
+    .where('owner', 'in', [...SECRET_OWNERS])
+    .execute()
+  // Sorted here rather than by the database, whose collation differs between dialects.
+  rows.sort(
+    (a, b) =>
+      compareText(a.name.toLowerCase(), b.name.toLowerCase()) ||
+      compareText(a.name, b.name) ||
+      a.id - b.id,
+  )
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.owner as SecretType,
+    name: r.name,
+    secret: '',
+    operation: '',
+  }))
+}
+
+function encryptValue(box: SecretBox, name: string, value: string): string {
+  const stored = box.encrypt(value)
+  if (stored.length > MAX_TEXT_BYTES) throw new BadRequestError(`Secret ${name} is too long`)
+  return stored
+}
+
+/** Applies create/update/delete operations to an environment's secrets. */
+async function applySecretChanges(
+  trx: Kysely<Database>,
+  box: SecretBox,
+  projectId: number,
+  environmentId: number,
+  changes: SecretChanges,
+): Promise<void> {
+  const existing = await listSecrets(trx, environmentId)
+  const byId = new Map(existing.map((s) => [s.id, s]))
+  const names = new Set(existing.map((s) => `${s.type}:${s.name}`))
+  for (const change of changes) {
+    if (change.operation === '') continue
+    if (change.operation === 'create') {
+      const slot = `${change.type}:${change.name}`
+      if (names.has(slot)) throw new BadRequestError(`A secret named ${change.name} already exists`)
+      names.add(slot)
+      await trx
+        .insertInto('access_key')
+        .values({
+          project_id: projectId,
+          environment_id: environmentId,
+          name: change.name,
+          type: 'string',
+          owner: change.type,
+          secret: encryptValue(box, change.name, change.secret),
+          created: nowIso(),
+        })
+        .execute()
+      continue
+    }
+    const current = byId.get(change.id)
+    if (!current) throw new NotFoundError(`Secret ${change.id} of this environment`)
+    if (change.operation === 'delete') {
+      await trx.deleteFrom('access_key').where('id', '=', change.id).execute()
+      names.delete(`${current.type}:${current.name}`)
+      continue
+    }
+    const slot = `${change.type}:${change.name}`
+    if (slot !== `${current.type}:${current.name}` && names.has(slot)) {
+      throw new BadRequestError(`A secret named ${change.name} already exists`)
+    }
+    names.delete(`${current.type}:${current.name}`)
+    names.add(slot)
+    await trx
+      .updateTable('access_key')
+      .set({
+        name: change.name,
+        owner: change.type,
+        // An empty value keeps the stored one: the console never sees it to send it back.
+        ...(change.secret !== '' ? { secret: encryptValue(box, change.name, change.secret) } : {}),
+      })
+      .where('id', '=', change.id)
+      .execute()
+  }
+}
+
+export async function listEnvironments(
+  db: Db,
+  projectId: number,
+  query: { order?: string },
+): Promise<Environment[]> {
+  const rows = await db.kysely
+    .selectFrom('environment')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('name', sortDirection(query.order))
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => toEnvironment(row, null))
+}
+
+async function findRow(db: Kysely<Database>, projectId: number, id: number): Promise<Row> {
+  const row = await db
+    .selectFrom('environment')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', id)
+    .executeTakeFirst()
+  if (!row) throw new NotFoundError('Environment')
+  return row
+}
+
+export async function getEnvironment(db: Db, projectId: number, id: number): Promise<Environment> {
+  const row = await findRow(db.kysely, projectId, id)
+  return toEnvironment(row, await listSecrets(db.kysely, id))
+}
+
+function columns(input: CreateInput) {
+  return {
+    name: input.name,
+    password: input.password ?? null,
+    json: input.json.trim() === '' ? '{}' : input.json,
+    env: input.env ?? null,
+  }
+}
+
+export async function createEnvironment(
+  db: Db,
+  box: SecretBox,
+  actor: Actor,
+  projectId: number,
+  input: CreateInput,
+): Promise<Environment> {
+  assertSameIds(input, { projectId }, 'Environment')
+  checkJson(input)
+  return db.kysely.transaction().execute(async (trx) => {
+    const id = await insertReturningId({ kysely: trx, dialect: db.dialect }, 'environment', {
+      project_id: projectId,
+      ...columns(input),
+      created: nowIso(),
+    })
+    await applySecretChanges(trx, box, projectId, id, input.secrets ?? [])
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      objectType: 'environment',
+      objectId: id,
+      description: `Environment ${input.name} created`,
+    })
+    return toEnvironment(await findRow(trx, projectId, id), await listSecrets(trx, id))
+  })
+}
+
+export async function updateEnvironment(
+  db: Db,
+  box: SecretBox,
+  actor: Actor,
+  projectId: number,
+  id: number,
+  input: UpdateInput,
+): Promise<void> {
+  assertSameIds(input, { projectId, id }, 'Environment')
+  checkJson(input)
+  await db.kysely.transaction().execute(async (trx) => {
+    await findRow(trx, projectId, id)
+    await trx.updateTable('environment').set(columns(input)).where('id', '=', id).execute()
+    await applySecretChanges(trx, box, projectId, id, input.secrets ?? [])
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      objectType: 'environment',
+      objectId: id,
+      description: `Environment ${input.name} updated`,
+    })
+  })
+}
+
+export async function environmentRefs(db: Db, projectId: number, id: number): Promise<Refs> {
+  await findRow(db.kysely, projectId, id)
+  return findEnvironmentRefs(db.kysely, projectId, id)
+}
+
+export async function deleteEnvironment(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    const row = await findRow(trx, projectId, id)
+    assertUnused(await findEnvironmentRefs(trx, projectId, id), 'Environment')
+    await trx.deleteFrom('access_key').where('environment_id', '=', id).execute()
+    await trx.deleteFrom('environment').where('id', '=', id).execute()
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      objectType: 'environment',
+      objectId: id,
+      description: `Environment ${row.name} deleted`,
+    })
+  })
+}

@@ -1,0 +1,1 @@
+export { environmentsRoutes } from './environments.routes.js'

@@ -1,0 +1,1 @@
+export { inventoriesRoutes } from './inventories.routes.js'

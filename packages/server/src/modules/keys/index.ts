@@ -1,0 +1,1 @@
+export { keysRoutes } from './keys.routes.js'

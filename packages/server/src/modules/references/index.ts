@@ -1,0 +1,7 @@
+export {
+  assertUnused,
+  findEnvironmentRefs,
+  findInventoryRefs,
+  findKeyRefs,
+  findRepositoryRefs,
+} from './references.repository.js'

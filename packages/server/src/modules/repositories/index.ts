@@ -1,0 +1,1 @@
+export { repositoriesRoutes } from './repositories.routes.js'

@@ -1,0 +1,37 @@
+import type { FastifyInstance } from 'fastify'
+import type { TaskQueue } from '../tasks/index.js'
+import { ScheduleClock } from './schedule-clock.js'
+import { schedulesRoutes } from './schedules.routes.js'
+
+export { ScheduleClock, type TickOutcome } from './schedule-clock.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    schedules: ScheduleClock
+  }
+}
+
+/**
+ * Creates the schedule clock, mounts the schedules API, and stops every cron job when the
+ * server closes. The clock starts with `startSchedules`, after the task queue.
+ */
+export function schedulesModule(app: FastifyInstance, queue: TaskQueue): ScheduleClock {
+  const clock = new ScheduleClock({
+    db: app.db,
+    box: app.secrets,
+    queue,
+    dataDir: app.config.dataDir,
+    log: app.log,
+  })
+  app.decorate('schedules', clock)
+  schedulesRoutes(app, clock)
+  app.addHook('preClose', async () => {
+    await clock.stop()
+  })
+  return clock
+}
+
+/** Loads the schedules into the clock; from then on their cron jobs run. */
+export async function startSchedules(app: FastifyInstance): Promise<void> {
+  await app.schedules.start()
+}

@@ -1,0 +1,33 @@
+import { execFile } from 'node:child_process'
+import { getInfo, ping } from '@flagman/contract'
+import type { FastifyInstance } from 'fastify'
+import { mount } from '../../platform/router.js'
+import { VERSION } from '../../version.js'
+
+let ansibleVersion: Promise<string> | null = null
+
+/** `ansible --version`, asked once; empty when Ansible is not installed. */
+function readAnsibleVersion(): Promise<string> {
+  ansibleVersion ??= new Promise((resolve) => {
+    execFile('ansible', ['--version'], { timeout: 10_000 }, (error, stdout) => {
+      resolve(error ? '' : stdout.trim())
+    })
+  })
+  return ansibleVersion
+}
+
+export function systemRoutes(app: FastifyInstance): void {
+  mount(app, ping, async ({ reply }) => {
+    reply.type('text/plain; charset=utf-8')
+    return reply.send('pong')
+  })
+  mount(app, getInfo, async ({ config, request }) => ({
+    version: VERSION,
+    ansible: await readAnsibleVersion(),
+    // The port actually listened on: FLAGMAN_PORT=0 picks a free one.
+    web_host: config.webHost || `http://localhost:${request.socket.localPort ?? config.port}`,
+    use_remote_runner: false,
+    auth_methods: {},
+    premium_features: { project_runners: false, terraform_backend: false },
+  }))
+}

@@ -1,0 +1,43 @@
+import { runJob } from '@flagman/executor'
+import type { FastifyInstance } from 'fastify'
+import { createTaskQueue, type RunJob, type TaskQueue } from './task-queue.js'
+import { tasksRoutes } from './tasks.routes.js'
+
+export { TaskEvents } from './task-events.js'
+export { createTaskQueue, TaskQueue, type RunJob } from './task-queue.js'
+export { createTask } from './tasks.service.js'
+export { loadJobRepository } from './job-spec.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tasks: TaskQueue
+  }
+}
+
+/**
+ * Creates the server's task queue, mounts the task API, and stops running tasks cleanly
+ * when the server closes. The queue starts (recovery) with `startTasks`.
+ */
+export function tasksModule(app: FastifyInstance, run: RunJob = runJob): TaskQueue {
+  const queue = createTaskQueue({
+    db: app.db,
+    box: app.secrets,
+    dataDir: app.config.dataDir,
+    webHost: app.config.webHost,
+    maxParallelTasks: app.config.maxParallelTasks,
+    log: app.log,
+    runJob: run,
+    shutdownGraceMs: app.config.taskShutdownGraceMs,
+  })
+  app.decorate('tasks', queue)
+  tasksRoutes(app, queue)
+  app.addHook('preClose', async () => {
+    await queue.shutdown()
+  })
+  return queue
+}
+
+/** Fails tasks interrupted by the previous process and queues waiting ones again. */
+export async function startTasks(app: FastifyInstance): Promise<void> {
+  await app.tasks.recover()
+}

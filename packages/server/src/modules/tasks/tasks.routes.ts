@@ -1,0 +1,77 @@
+import { activeTaskRoutes, taskRoutes } from '@flagman/contract'
+import type { FastifyInstance } from 'fastify'
+import { mount } from '../../platform/router.js'
+import { NotFoundError } from '../../platform/errors.js'
+import type { TaskQueue } from './task-queue.js'
+import * as tasks from './tasks.service.js'
+
+export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
+  const r = taskRoutes
+  mount(app, r.create, async ({ db, actor, project, body }) =>
+    tasks.createTask(db, queue, actor, project.projectId, body),
+  )
+  mount(app, r.list, async ({ db, project }) =>
+    tasks.listTasks(db, project.projectId, { limit: 1000 }),
+  )
+  mount(app, r.last, async ({ db, project, query }) =>
+    tasks.listTasks(db, project.projectId, { limit: tasks.parseLimit(query.limit) }),
+  )
+  mount(app, r.get, async ({ db, project, params }) =>
+    tasks.getTask(db, project.projectId, params.task_id),
+  )
+  mount(app, r.output, async ({ db, project, params }) =>
+    tasks.taskOutput(db, project.projectId, params.task_id),
+  )
+  mount(app, r.rawOutput, async ({ db, project, params, reply }) => {
+    const lines = await tasks.taskOutput(db, project.projectId, params.task_id)
+    reply.type('text/plain; charset=utf-8')
+    reply.header('Content-Disposition', `attachment; filename="task-${params.task_id}.log"`)
+    return reply.send(lines.map((line) => `${line.output}\n`).join(''))
+  })
+  mount(app, r.stop, async ({ db, project, params, body }) => {
+    await tasks.getTask(db, project.projectId, params.task_id)
+    await queue.stop(project.projectId, params.task_id, body.force)
+  })
+  mount(app, r.confirm, async ({ db, project, params }) => {
+    await tasks.getTask(db, project.projectId, params.task_id)
+    await queue.confirm(project.projectId, params.task_id)
+  })
+  mount(app, r.reject, async ({ db, project, params }) => {
+    await tasks.getTask(db, project.projectId, params.task_id)
+    await queue.reject(project.projectId, params.task_id)
+  })
+  mount(app, r.remove, async ({ db, actor, project, params }) =>
+    tasks.deleteTask(db, queue, actor, project.projectId, params.task_id),
+  )
+  mount(app, r.templateTasks, async ({ db, project, params, query }) => {
+    await tasks.assertTemplate(db, project.projectId, params.template_id)
+    return tasks.listTasks(db, project.projectId, {
+      limit: 1000,
+      templateId: params.template_id,
+      status: query.status,
+    })
+  })
+  mount(app, r.templateLastTasks, async ({ db, project, params, query }) => {
+    await tasks.assertTemplate(db, project.projectId, params.template_id)
+    return tasks.listTasks(db, project.projectId, {
+      limit: tasks.parseLimit(query.limit),
+      templateId: params.template_id,
+    })
+  })
+  mount(app, r.templateStats, async ({ db, project, params, query }) =>
+    tasks.templateStats(db, project.projectId, params.template_id, query),
+  )
+
+  const a = activeTaskRoutes
+  mount(app, a.list, async () => queue.listActive())
+  mount(app, a.get, async () => queue.listActive())
+  mount(app, a.stop, async ({ db, params }) => {
+    const row = await db.kysely
+      .selectFrom('task')
+      .select(['project_id'])
+      .where('id', '=', params.task_id)
+      .executeTakeFirst()
+    if (!row) throw new NotFoundError('Task')
+    await queue.stop(row.project_id, params.task_id, false)
+  })
+}

@@ -1,0 +1,339 @@
+import type {
+  CreateTaskBody,
+  StatsRow,
+  Task,
+  TaskOutput,
+  TaskWithTemplate,
+} from '@flagman/contract'
+import { isFinished } from '@flagman/contract'
+import type { Db } from '@flagman/db'
+import type { z } from 'zod'
+import type { Actor } from '../../platform/actor.js'
+import { AppError, BadRequestError, NotFoundError } from '../../platform/errors.js'
+import { insertEvent } from '../events/events.repository.js'
+import { assertInProject } from '../project-scope.js'
+import type { TaskQueue } from './task-queue.js'
+import { findTaskRow, insertTaskRow, toTask, withTemplates } from './tasks.repository.js'
+
+type CreateInput = z.output<typeof CreateTaskBody>
+
+interface SurveyVarDef {
+  name: string
+  type?: string
+  required?: boolean
+  values?: Array<{ name: string; value: string }>
+}
+
+function jsonObject(text: string | null | undefined, what: string): Record<string, unknown> {
+  if (text === null || text === undefined || text.trim() === '') return {}
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new BadRequestError(`${what} must be a JSON object`)
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) {
+    throw new BadRequestError(`${what} must be a JSON object`)
+  }
+  return value as Record<string, unknown>
+}
+
+function surveyVars(text: string | null): SurveyVarDef[] {
+  if (!text) return []
+  try {
+    const value = JSON.parse(text) as unknown
+    return Array.isArray(value) ? (value as SurveyVarDef[]) : []
+  } catch {
+    return []
+  }
+}
+
+const empty = (v: unknown): boolean => v === undefined || v === null || v === ''
+
+/** Checks survey values: required ones present, integers digits only, enums declared. */
+export function checkSurvey(
+  vars: SurveyVarDef[],
+  values: Record<string, unknown>,
+  secrets: Record<string, unknown>,
+): void {
+  for (const v of vars) {
+    const value = v.type === 'secret' ? (secrets[v.name] ?? values[v.name]) : values[v.name]
+    if (empty(value)) {
+      if (v.required) throw new BadRequestError(`Survey variable ${v.name} is required`)
+      continue
+    }
+    if (v.type === 'int' && !/^\d+$/.test(String(value))) {
+      throw new BadRequestError(`Survey variable ${v.name} must be an integer`)
+    }
+    if (v.type === 'enum') {
+      const allowed = (v.values ?? []).map((x) => x.value)
+      if (!allowed.includes(String(value))) {
+        throw new BadRequestError(`Survey variable ${v.name} must be one of: ${allowed.join(', ')}`)
+      }
+    }
+  }
+}
+
+/** Next version of a build template (reference: start_version pattern, newest task). */
+export function nextBuildVersion(startVersion: string | null, last: string | null): string | null {
+  const start = startVersion ?? ''
+  if (last === null || last === undefined) return startVersion
+  const pattern = /^(.*[^\d])?(\d+)([^\d].*)?$/
+  const s = pattern.exec(start)
+  const l = pattern.exec(last)
+  if (!s || !l) return startVersion
+  if ((s[1] ?? '') !== (l[1] ?? '') || (s[3] ?? '') !== (l[3] ?? '')) return startVersion
+  const startNumber = Number(s[2])
+  const current = Number(l[2])
+  const next = startNumber > current ? startNumber : current + 1
+  return `${s[1] ?? ''}${next}${s[3] ?? ''}`
+}
+
+function foldParams(input: CreateInput, app: string): Record<string, unknown> {
+  const params: Record<string, unknown> = { ...(input.params ?? {}) }
+  if (app === 'ansible' || app === '') {
+    if (input.debug && params.debug === undefined) params.debug = true
+    if (input.dry_run && params.dry_run === undefined) params.dry_run = true
+    if (input.diff && params.diff === undefined) params.diff = true
+    if (input.limit && params.limit === undefined) {
+      const limit = input.limit
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+      if (limit.length) params.limit = limit
+    }
+  }
+  return params
+}
+
+/** What started a task other than a person: a schedule. */
+export interface TaskOrigin {
+  scheduleId?: number
+}
+
+export async function createTask(
+  db: Db,
+  queue: TaskQueue,
+  actor: Actor | null,
+  projectId: number,
+  input: CreateInput,
+  origin: TaskOrigin = {},
+): Promise<Task> {
+  if (!queue.isAccepting) throw new AppError(503, 'The server is shutting down')
+  const template = await db.kysely
+    .selectFrom('template')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', '=', input.template_id)
+    .executeTakeFirst()
+  if (!template) throw new NotFoundError('Template')
+  if (input.inventory_id) {
+    await assertInProject(db.kysely, 'inventory', projectId, input.inventory_id, 'Inventory')
+  }
+  let args: string | null = null
+  if (input.arguments !== null && input.arguments !== undefined && input.arguments.trim() !== '') {
+    if (!template.allow_override_args_in_task) {
+      throw new BadRequestError('This template does not allow overriding arguments')
+    }
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(input.arguments)
+    } catch {
+      parsed = null
+    }
+    if (!Array.isArray(parsed) || parsed.some((a) => typeof a !== 'string')) {
+      throw new BadRequestError('arguments must be a JSON array of strings')
+    }
+    args = input.arguments
+  }
+  const environment = jsonObject(input.environment, 'environment')
+  const secret = jsonObject(input.secret, 'secret')
+  checkSurvey(surveyVars(template.survey_vars), environment, secret)
+
+  let version: string | null = null
+  let buildTaskId: number | null = null
+  if (template.type === 'deploy') {
+    if (!input.build_task_id) throw new BadRequestError('A deploy task needs build_task_id')
+    const build = await db.kysely
+      .selectFrom('task')
+      .select(['id', 'status', 'template_id'])
+      .where('id', '=', input.build_task_id)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst()
+    if (
+      !build ||
+      build.status !== 'success' ||
+      (template.build_template_id !== null && build.template_id !== template.build_template_id)
+    ) {
+      throw new BadRequestError('build_task_id must be a successful task of the build template')
+    }
+    buildTaskId = build.id
+  } else if (template.type === 'build') {
+    const last = await db.kysely
+      .selectFrom('task')
+      .select('version')
+      .where('template_id', '=', template.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+    version = last ? nextBuildVersion(template.start_version, last.version) : template.start_version
+  }
+  const params = foldParams(input, template.app)
+
+  const row = await insertTaskRow(db, {
+    project_id: projectId,
+    template_id: template.id,
+    status: 'waiting',
+    user_id: actor?.id ?? null,
+    build_task_id: buildTaskId,
+    debug: input.debug ? 1 : 0,
+    dry_run: input.dry_run ? 1 : 0,
+    diff: input.diff ? 1 : 0,
+    playbook: input.playbook || null,
+    environment: input.environment?.trim() ? input.environment : null,
+    arguments: args,
+    hosts_limit: input.limit || null,
+    git_branch: input.git_branch || null,
+    message: input.message ?? null,
+    inventory_id: input.inventory_id ?? null,
+    version,
+    params: Object.keys(params).length ? JSON.stringify(params) : null,
+    schedule_id: origin.scheduleId ?? null,
+  })
+  await insertEvent(db.kysely, {
+    projectId,
+    userId: actor?.id ?? null,
+    objectType: 'task',
+    objectId: row.id,
+    description: `Task ID ${row.id} queued for running`,
+  })
+  await queue.add(row, secret)
+  return toTask(row)
+}
+
+export async function getTask(db: Db, projectId: number, id: number): Promise<Task> {
+  const row = await findTaskRow(db.kysely, projectId, id)
+  if (!row) throw new NotFoundError('Task')
+  return toTask(row)
+}
+
+export function parseLimit(text: string | undefined, fallback = 200): number {
+  if (text === undefined || text === '') return fallback
+  const n = Number(text)
+  if (!Number.isInteger(n) || n < 1) throw new BadRequestError('Invalid query parameter: limit')
+  return Math.min(n, 200)
+}
+
+export async function listTasks(
+  db: Db,
+  projectId: number,
+  options: { limit: number; templateId?: number; status?: string },
+): Promise<TaskWithTemplate[]> {
+  let query = db.kysely
+    .selectFrom('task')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('id', 'desc')
+    .limit(options.limit)
+  if (options.templateId !== undefined) query = query.where('template_id', '=', options.templateId)
+  if (options.status) query = query.where('status', '=', options.status)
+  return withTemplates(db.kysely, await query.execute())
+}
+
+export async function assertTemplate(db: Db, projectId: number, templateId: number): Promise<void> {
+  await assertInProject(db.kysely, 'template', projectId, templateId, 'Template')
+}
+
+export async function taskOutput(db: Db, projectId: number, id: number): Promise<TaskOutput[]> {
+  await getTask(db, projectId, id)
+  const rows = await db.kysely
+    .selectFrom('task_output')
+    .select(['task_id', 'time', 'output'])
+    .where('task_id', '=', id)
+    .orderBy('id')
+    .execute()
+  return rows
+}
+
+export async function deleteTask(
+  db: Db,
+  queue: TaskQueue,
+  actor: Actor,
+  projectId: number,
+  id: number,
+): Promise<void> {
+  const row = await findTaskRow(db.kysely, projectId, id)
+  if (!row) throw new NotFoundError('Task')
+  if (queue.isActive(id) || !isFinished(row.status)) {
+    throw new BadRequestError('A task can not be deleted while it is active')
+  }
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('task_output').where('task_id', '=', id).execute()
+    await trx
+      .updateTable('task')
+      .set({ build_task_id: null })
+      .where('build_task_id', '=', id)
+      .execute()
+    await trx.deleteFrom('task').where('id', '=', id).execute()
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      objectType: 'task',
+      objectId: id,
+      description: `Task ID ${id} deleted`,
+    })
+  })
+}
+
+function parseDay(text: string | undefined, what: string): string | null {
+  if (text === undefined || text === '') return null
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text)
+  const date = match ? new Date(`${text}T00:00:00.000Z`) : null
+  if (!date || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) {
+    throw new BadRequestError(`Invalid ${what} date`)
+  }
+  return text
+}
+
+/** Tasks of a template per day (newest first), by status, with the mean duration in seconds. */
+export async function templateStats(
+  db: Db,
+  projectId: number,
+  templateId: number,
+  query: { start?: string; end?: string; user_id?: string },
+): Promise<StatsRow[]> {
+  await assertTemplate(db, projectId, templateId)
+  const start = parseDay(query.start, 'start')
+  const end = parseDay(query.end, 'end')
+  let q = db.kysely
+    .selectFrom('task')
+    .select(['created', 'status', 'start', 'end'])
+    .where('project_id', '=', projectId)
+    .where('template_id', '=', templateId)
+  if (start) q = q.where('created', '>=', `${start}T00:00:00.000Z`)
+  if (end) q = q.where('created', '<', `${end}T23:59:59.999Z`)
+  if (query.user_id) {
+    const userId = Number(query.user_id)
+    if (!Number.isInteger(userId)) throw new BadRequestError('Invalid user_id')
+    q = q.where('user_id', '=', userId)
+  }
+  const rows = await q.execute()
+  const days = new Map<string, { counts: Record<string, number>; total: number; n: number }>()
+  for (const row of rows) {
+    const day = String(row.created).slice(0, 10)
+    const entry = days.get(day) ?? { counts: {}, total: 0, n: 0 }
+    entry.counts[row.status] = (entry.counts[row.status] ?? 0) + 1
+    if (row.start && row.end) {
+      entry.total += Math.max(0, (Date.parse(row.end) - Date.parse(row.start)) / 1000)
+      entry.n += 1
+    }
+    days.set(day, entry)
+  }
+  return [...days.entries()]
+    .sort((a, b) => (a[0] < b[0] ? 1 : -1))
+    .map(([date, e]) => ({
+      date,
+      count_by_status: e.counts,
+      avg_duration: e.n ? Math.round(e.total / e.n) : 0,
+    }))
+}

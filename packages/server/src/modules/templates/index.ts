@@ -1,0 +1,1 @@
+export { templatesRoutes } from './templates.routes.js'

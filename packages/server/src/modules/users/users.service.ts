@@ -1,0 +1,184 @@
+import type { CreateUserBody, UpdateUserBody, User, UserSummary } from '@flagman/contract'
+import type { Db } from '@flagman/db'
+import { flag, insertReturningId, nowIso } from '@flagman/db'
+import type { z } from 'zod'
+import type {
+  CreateUserBody as CreateSchema,
+  UpdateUserBody as UpdateSchema,
+} from '@flagman/contract'
+import { hashPassword } from '../../lib/secrets.js'
+import type { Actor } from '../../platform/actor.js'
+import { BadRequestError, NotFoundError, UnauthorizedError } from '../../platform/errors.js'
+import { insertEvent } from '../events/index.js'
+import {
+  countAdmins,
+  expireSessions,
+  findClash,
+  findUser,
+  listUserRows,
+  lockUsers,
+  toUser,
+} from './users.repository.js'
+
+type CreateInput = z.output<typeof CreateSchema>
+type UpdateInput = z.output<typeof UpdateSchema>
+export type { CreateUserBody, UpdateUserBody }
+
+function clashError(field: 'username' | 'email'): BadRequestError {
+  return new BadRequestError(
+    field === 'username'
+      ? 'A user with this username already exists'
+      : 'A user with this email already exists',
+  )
+}
+
+export async function listUsers(db: Db, actor: Actor): Promise<Array<User | UserSummary>> {
+  const rows = await listUserRows(db)
+  if (actor.admin) return rows.map(toUser)
+  return rows.map((r) => ({ id: r.id, username: r.username, name: r.name }))
+}
+
+export async function getUser(db: Db, id: number): Promise<User> {
+  const row = await findUser(db.kysely, id)
+  if (!row) throw new NotFoundError('User')
+  return toUser(row)
+}
+
+/** Creates a user. `actor` is null when the command-line tool creates one. */
+export async function createUser(db: Db, actor: Actor | null, input: CreateInput): Promise<User> {
+  const external = input.external ?? false
+  if (!external && !input.password) throw new BadRequestError('password is required')
+  // Checked before the slow hash as well, so a taken name is refused at once; the check in
+  // the transaction below is the one that counts.
+  const taken = await findClash(db.kysely, input.username, input.email, null)
+  if (taken) throw clashError(taken)
+  const password = input.password && !external ? await hashPassword(input.password) : null
+  return db.kysely.transaction().execute(async (trx) => {
+    await lockUsers(trx, db.dialect)
+    const clash = await findClash(trx, input.username, input.email, null)
+    if (clash) throw clashError(clash)
+    const id = await insertReturningId({ kysely: trx, dialect: db.dialect }, 'user', {
+      created: nowIso(),
+      username: input.username,
+      name: input.name,
+      email: input.email,
+      password,
+      admin: flag(input.admin),
+      external: flag(external),
+      alert: flag(input.alert),
+      pro: flag(input.pro),
+    })
+    await insertEvent(trx, {
+      projectId: null,
+      userId: actor?.id ?? null,
+      objectType: 'user',
+      objectId: id,
+      description: `User ${input.username} created`,
+    })
+    const row = await findUser(trx, id)
+    return toUser(row!)
+  })
+}
+
+export async function updateUser(
+  db: Db,
+  actor: Actor,
+  id: number,
+  input: UpdateInput,
+): Promise<void> {
+  const newPassword = input.password ? await hashPassword(input.password) : null
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockUsers(trx, db.dialect)
+    const current = await findUser(trx, id)
+    if (!current) throw new NotFoundError('User')
+    const admin = input.admin ?? Boolean(current.admin)
+    const pro = input.pro ?? Boolean(current.pro)
+    if (admin !== Boolean(current.admin)) {
+      if (actor.id === id) throw new UnauthorizedError('You can not change your own admin flag')
+      if (!actor.admin) throw new UnauthorizedError('Only administrators can change the admin flag')
+      if (!admin && (await countAdmins(trx)) <= 1) {
+        throw new BadRequestError('The last administrator can not be demoted')
+      }
+    }
+    if (pro && !current.pro && !actor.admin) {
+      throw new UnauthorizedError('Only administrators can give the pro flag')
+    }
+    if (current.external) {
+      if (input.username !== current.username) {
+        throw new BadRequestError('The username of an external user can not be changed')
+      }
+      if (input.password) throw new BadRequestError('External users can not have a password')
+    }
+    const clash = await findClash(trx, input.username, input.email, id)
+    if (clash) throw clashError(clash)
+    await trx
+      .updateTable('user')
+      .set({
+        username: input.username,
+        name: input.name,
+        email: current.external ? current.email : input.email,
+        alert: flag(input.alert ?? Boolean(current.alert)),
+        admin: flag(admin),
+        pro: flag(pro),
+        ...(newPassword ? { password: newPassword } : {}),
+      })
+      .where('id', '=', id)
+      .execute()
+    if (newPassword) await expireSessions(trx, id, actor.id === id ? actor.sessionId : null)
+    await insertEvent(trx, {
+      projectId: null,
+      userId: actor.id,
+      objectType: 'user',
+      objectId: id,
+      description: `User ${input.username} updated`,
+    })
+  })
+}
+
+export async function setPassword(
+  db: Db,
+  actor: Actor,
+  id: number,
+  password: string,
+): Promise<void> {
+  const hash = await hashPassword(password)
+  await db.kysely.transaction().execute(async (trx) => {
+    const current = await findUser(trx, id)
+    if (!current) throw new NotFoundError('User')
+    if (current.external) throw new BadRequestError('External users can not have a password')
+    await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute()
+    // A new password signs the user out everywhere else.
+    await expireSessions(trx, id, actor.id === id ? actor.sessionId : null)
+    await insertEvent(trx, {
+      projectId: null,
+      userId: actor.id,
+      objectType: 'user',
+      objectId: id,
+      description: `Password of user ${current.username} changed`,
+    })
+  })
+}
+
+/** Deletes a user with their memberships, sessions and tokens. */
+export async function deleteUser(db: Db, actor: Actor | null, id: number): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await lockUsers(trx, db.dialect)
+    const current = await findUser(trx, id)
+    if (!current) throw new NotFoundError('User')
+    if (current.admin && (await countAdmins(trx)) <= 1) {
+      throw new BadRequestError('The last administrator can not be deleted')
+    }
+    await trx.deleteFrom('project_user').where('user_id', '=', id).execute()
+    await trx.deleteFrom('session').where('user_id', '=', id).execute()
+    await trx.deleteFrom('api_token').where('user_id', '=', id).execute()
+    await trx.deleteFrom('user_totp').where('user_id', '=', id).execute()
+    await trx.deleteFrom('user').where('id', '=', id).execute()
+    await insertEvent(trx, {
+      projectId: null,
+      userId: actor?.id ?? null,
+      objectType: 'user',
+      objectId: id,
+      description: `User ${current.username} deleted`,
+    })
+  })
+}

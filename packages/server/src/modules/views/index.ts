@@ -1,0 +1,1 @@
+export { viewsRoutes } from './views.routes.js'

@@ -1,0 +1,22 @@
+import type { ProjectRole } from '@flagman/contract'
+
+/** The signed-in user behind a request. */
+export interface Actor {
+  id: number
+  username: string
+  name: string
+  email: string
+  admin: boolean
+  external: boolean
+  pro: boolean
+  /** Session row id when signed in by cookie; null for API tokens. */
+  sessionId: number | null
+  via: 'cookie' | 'token'
+}
+
+/** The caller's standing in the project named by the route. */
+export interface ProjectAccess {
+  projectId: number
+  role: ProjectRole | ''
+  permissions: number
+}

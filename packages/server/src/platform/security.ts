@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { hasBearer, SESSION_COOKIE } from './auth.js'
+import { AppError, ForbiddenError } from './errors.js'
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
+function sameOrigin(request: FastifyRequest, origin: string): boolean {
+  try {
+    return new URL(origin).host === request.headers.host
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Browser protections for the API:
+ * - responses are never cached;
+ * - a state-changing request from another site's page is refused, and so is a cookie-
+ *   authenticated one that is not JSON, so cross-site forms cannot act for a signed-in user.
+ *   Scripts without an Origin header and bearer-token clients are not affected.
+ */
+export function registerSecurity(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && request.url !== '/api') return
+    reply.header('Cache-Control', 'no-store')
+    if (!UNSAFE_METHODS.has(request.method)) return
+    const origin = request.headers.origin
+    if (origin && origin !== 'null' && !sameOrigin(request, origin)) {
+      throw new ForbiddenError('Cross-site request refused')
+    }
+    if (origin === 'null') throw new ForbiddenError('Cross-site request refused')
+    const usesCookie = request.cookies[SESSION_COOKIE] !== undefined && !hasBearer(request)
+    const type = request.headers['content-type']
+    // A body without a Content-Type is refused too: a page can send one with a bare Blob.
+    const hasBody =
+      request.headers['transfer-encoding'] !== undefined ||
+      Number(request.headers['content-length'] ?? 0) > 0
+    const labelled = type !== undefined && /^application\/json\b/i.test(type)
+    if (usesCookie && (type !== undefined || hasBody) && !labelled) {
+      throw new AppError(415, 'Content-Type must be application/json')
+    }
+  })
+}

@@ -1,0 +1,59 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply } from 'fastify'
+
+/**
+ * Serves the built console at `/`. Paths under `/api` never fall back to the console: an
+ * unknown API path is a 404 with an error body. Other unknown paths without a file
+ * extension are console routes and get `index.html`.
+ */
+export async function registerStatic(app: FastifyInstance, webDir: string): Promise<void> {
+  const indexFile = join(webDir, 'index.html')
+  const hasConsole = webDir !== '' && existsSync(indexFile)
+  if (hasConsole) {
+    // A wildcard route (rather than one route per file found at start) so that a rebuilt
+    // console is served without a restart. Hashed assets never change and are cached long.
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: true,
+      index: false,
+      setHeaders(res, filePath) {
+        if (/[\\/]assets[\\/]/.test(filePath)) {
+          res.header('Cache-Control', 'public, max-age=31536000, immutable')
+        }
+      },
+    })
+  }
+  const sendConsole = (reply: FastifyReply): FastifyReply => {
+    if (!hasConsole) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          '<!doctype html><title>Flagman</title><p>The console has not been built. Run <code>npm run build</code>.</p>',
+        )
+    }
+    // index.html is small and changes only on rebuild; read it per request so a rebuild
+    // needs no restart.
+    return reply
+      .header('Cache-Control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(readFileSync(indexFile))
+  }
+  // The static wildcard would answer `/` itself, with 403 for a folder without an index.
+  app.get('/', (_request, reply) => sendConsole(reply))
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? ''
+    if (path === '/api' || path.startsWith('/api/')) {
+      return reply.status(404).send({ error: 'Not Found' })
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send({ error: 'Not Found' })
+    }
+    const lastSegment = path.split('/').pop() ?? ''
+    if (lastSegment.includes('.')) {
+      return reply.status(404).type('text/plain').send('Not Found')
+    }
+    return sendConsole(reply)
+  })
+}

@@ -1,0 +1,74 @@
+import { writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createDb, migrateToLatest, type Db } from '@flagman/db'
+import type { FastifyInstance } from 'fastify'
+import type { Config } from './config.js'
+import { randomPassword } from './lib/secrets.js'
+import { createUser } from './modules/users/index.js'
+
+export interface RunningServer {
+  app: FastifyInstance
+  db: Db
+  url: string
+  close(): Promise<void>
+}
+
+/** File in the data folder that holds a generated first-admin password. */
+export const INITIAL_PASSWORD_FILE = 'initial-admin-password'
+
+/**
+ * Creates the first administrator when there are no users: with FLAGMAN_ADMIN_PASSWORD when
+ * set, otherwise with a generated password written to a file only the owner can read.
+ */
+async function ensureFirstAdmin(db: Db, config: Config, app: FastifyInstance): Promise<void> {
+  const any = await db.kysely.selectFrom('user').select('id').limit(1).executeTakeFirst()
+  if (any) return
+  const generated = config.adminPassword === ''
+  const password = generated ? randomPassword() : config.adminPassword
+  await createUser(db, null, {
+    username: config.adminLogin,
+    name: config.adminName,
+    email: config.adminEmail,
+    password,
+    admin: true,
+  })
+  if (generated) {
+    mkdirSync(config.dataDir, { recursive: true })
+    const file = join(config.dataDir, INITIAL_PASSWORD_FILE)
+    writeFileSync(file, `${password}\n`, { mode: 0o600 })
+    app.log.warn(
+      `Created the first administrator "${config.adminLogin}"; the password is in ${file}. ` +
+        'Sign in and change it.',
+    )
+  } else {
+    app.log.info(`Created the first administrator "${config.adminLogin}"`)
+  }
+}
+
+/** Migrates the database, builds the app and listens. */
+export async function startServer(config: Config): Promise<RunningServer> {
+  const db = await createDb(config.db)
+  await migrateToLatest(db)
+  // Loaded here, not at the top: `flagman user …` and other commands import this package
+  // and should not pay for loading the web framework.
+  const { buildApp } = await import('./app.js')
+  const app = await buildApp(config, db)
+  await ensureFirstAdmin(db, config, app)
+  const { startTasks } = await import('./modules/tasks/index.js')
+  await startTasks(app)
+  const { startSchedules } = await import('./modules/schedules/index.js')
+  await startSchedules(app)
+  await app.listen({ host: config.host, port: config.port })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  return {
+    app,
+    db,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    async close() {
+      await app.close()
+      await db.destroy()
+    },
+  }
+}

@@ -1,0 +1,223 @@
+import { readFileSync } from 'node:fs'
+import { ApiToken, CurrentUser, LoginMetadata, SystemInfo } from '@flagman/contract'
+import { z } from 'zod'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dialects } from '../support/databases.js'
+import { World, type Person } from '../support/fixtures.js'
+import {
+  expectBody,
+  expectError,
+  expectNoContent,
+  http,
+  type Credentials,
+} from '../support/http.js'
+import { ADMIN, startTestServer, type TestServer } from '../support/server.js'
+
+const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string
+  }
+).version
+
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/
+
+describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
+  let server: TestServer
+  let world: World
+  let carol: Person
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect)
+    world = new World(server)
+    carol = await world.newUser({ username: 'Carol', email: 'Carol.Smith@Example.test' })
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  async function whoAmI(as: Credentials): Promise<number> {
+    return expectBody(await world.request('GET', '/api/user', { as }), 200, CurrentUser).id
+  }
+
+  it('signs in by username or email, ignoring case', async () => {
+    for (const auth of ['carol', 'CAROL', 'carol.smith@example.TEST']) {
+      expect(await whoAmI(await world.signIn(auth, carol.password))).toBe(carol.id)
+    }
+  })
+
+  it('answers a wrong password and an unknown user with the same 401 and no cookie', async () => {
+    const wrongPassword = await world.request('POST', '/api/auth/login', {
+      json: { auth: 'carol', password: 'not-her-password' },
+    })
+    const unknownUser = await world.request('POST', '/api/auth/login', {
+      json: { auth: 'nobody-here', password: carol.password },
+    })
+    const text = expectError(wrongPassword, 401)
+    expectError(unknownUser, 401, text)
+    expect(wrongPassword.headers.get('set-cookie')).toBeNull()
+    expect(unknownUser.headers.get('set-cookie')).toBeNull()
+  })
+
+  it('sets an HttpOnly, SameSite=Lax session cookie for the whole site, not Secure over http', async () => {
+    const result = await world.request('POST', '/api/auth/login', {
+      json: { auth: carol.username, password: carol.password },
+    })
+    expectNoContent(result)
+    const setCookie = result.headers.get('set-cookie') ?? ''
+    const [pair, ...attributes] = setCookie.split(';').map((part) => part.trim())
+    expect(pair).toMatch(/^semaphore=[A-Za-z0-9_-]{20,}$/)
+    expect(attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax']))
+    expect(attributes.map((a) => a.toLowerCase())).not.toContain('secure')
+  })
+
+  it('ends the session on logout: the cookie no longer works', async () => {
+    const as = await world.signIn(carol.username, carol.password)
+    expect(await whoAmI(as)).toBe(carol.id)
+    const result = await world.request('POST', '/api/auth/logout', { as })
+    expectNoContent(result)
+    expect(result.headers.get('set-cookie')).toMatch(/^semaphore=;/)
+    expectError(await world.request('GET', '/api/user', { as }), 401)
+    // Other sessions of the same user are not affected.
+    expect(await whoAmI(carol.as)).toBe(carol.id)
+  })
+
+  it('describes the sign-in methods to anyone', async () => {
+    const result = await world.request('GET', '/api/auth/login')
+    const metadata = expectBody(result, 200, LoginMetadata)
+    expect(result.body).toEqual({ oidc_providers: [], login_with_password: true, auth_methods: {} })
+    expect(metadata.login_with_password).toBe(true)
+  })
+
+  it('tells a signed-in user about the server, and nobody else', async () => {
+    expectError(await world.request('GET', '/api/info'), 401)
+    const result = await world.request('GET', '/api/info', { as: carol.as })
+    expectBody(result, 200, SystemInfo)
+    expect(result.body).toEqual({
+      version: VERSION,
+      ansible: expect.any(String),
+      web_host: `http://localhost:${new URL(server.url).port}`,
+      use_remote_runner: false,
+      auth_methods: {},
+      premium_features: { project_runners: false, terraform_backend: false },
+    })
+  })
+
+  it('returns the current user without the password', async () => {
+    const result = await world.request('GET', '/api/user', { as: carol.as })
+    expectBody(result, 200, CurrentUser)
+    expect(result.body).toEqual({
+      id: carol.id,
+      created: expect.stringMatching(ISO_TIME),
+      username: 'Carol',
+      name: carol.name,
+      email: 'Carol.Smith@Example.test',
+      admin: false,
+      external: false,
+      alert: false,
+      pro: false,
+      can_create_project: false,
+      has_active_subscription: false,
+    })
+    const admin = await world.admin()
+    const adminResult = await world.request('GET', '/api/user', { as: admin.as })
+    expect(expectBody(adminResult, 200, CurrentUser)).toMatchObject({
+      username: ADMIN.login,
+      admin: true,
+      can_create_project: true,
+    })
+    expectError(await world.request('GET', '/api/user'), 401)
+  })
+
+  it('creates API tokens shown once, lists only their prefix, and expires them', async () => {
+    const before = await world.request('GET', '/api/user/tokens', { as: carol.as })
+    expect(expectBody(before, 200, z.array(ApiToken))).toEqual([])
+
+    const created = await world.request('POST', '/api/user/tokens', { as: carol.as })
+    const token = expectBody(created, 201, ApiToken)
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^[a-z0-9_=-]{44}$/),
+      created: expect.stringMatching(ISO_TIME),
+      expired: false,
+      user_id: carol.id,
+    })
+    expect(token.id).toBe(token.id.toLowerCase())
+
+    const listed = await world.request('GET', '/api/user/tokens', { as: carol.as })
+    expect(listed.body).toEqual([
+      { id: token.id.slice(0, 8), created: token.created, expired: false, user_id: carol.id },
+    ])
+    expect(listed.text).not.toContain(token.id)
+
+    // The token signs in on its own, and the Bearer scheme is case-insensitive.
+    expect(await whoAmI({ token: token.id })).toBe(carol.id)
+    const lowerScheme = await world.request('GET', '/api/user', {
+      headers: { Authorization: `bearer ${token.id}` },
+    })
+    expect(expectBody(lowerScheme, 200, CurrentUser).id).toBe(carol.id)
+
+    // Someone else can not expire it: the call succeeds but touches only their own tokens.
+    const other = await world.newUser()
+    expectNoContent(
+      await world.request('DELETE', `/api/user/tokens/${token.id.slice(0, 8)}`, { as: other.as }),
+    )
+    expect(await whoAmI({ token: token.id })).toBe(carol.id)
+
+    expectNoContent(
+      await world.request('DELETE', `/api/user/tokens/${token.id.slice(0, 8)}`, { as: carol.as }),
+    )
+    expectError(await world.request('GET', '/api/user', { as: { token: token.id } }), 401)
+    const afterExpiry = await world.request('GET', '/api/user/tokens', { as: carol.as })
+    expect(afterExpiry.body).toEqual([
+      { id: token.id.slice(0, 8), created: token.created, expired: true, user_id: carol.id },
+    ])
+  })
+
+  it('expires a token named by its whole value too', async () => {
+    const token = await world.token(carol)
+    expect(await whoAmI({ token })).toBe(carol.id)
+    expectNoContent(await world.request('DELETE', `/api/user/tokens/${token}`, { as: { token } }))
+    expectError(await world.request('GET', '/api/user', { as: { token } }), 401)
+  })
+
+  it('lets a bearer token win over a session cookie', async () => {
+    const admin = await world.admin()
+    const token = await world.token(carol)
+    expect(await whoAmI({ cookie: admin.as.cookie, token })).toBe(carol.id)
+    // A bad token is not rescued by a good cookie.
+    expectError(
+      await world.request('GET', '/api/user', {
+        as: { cookie: admin.as.cookie, token: 'x'.repeat(44) },
+      }),
+      401,
+    )
+  })
+})
+
+// The failure count lives in memory, not in the database: one dialect is enough.
+describe.each(dialects().slice(0, 1))('sign-in throttling on %s', (dialect) => {
+  it('refuses sign-in for a while after repeated failures from one address', async () => {
+    const guarded = await startTestServer(dialect, {
+      FLAGMAN_LOGIN_MAX_ATTEMPTS: '3',
+      FLAGMAN_LOGIN_LOCK_SECONDS: '1',
+    })
+    try {
+      const login = (auth: string, password: string) =>
+        http(guarded.url, 'POST', '/api/auth/login', { json: { auth, password } })
+      expectError(await login(ADMIN.login, 'wrong-1'), 401)
+      expectError(await login('nobody', 'wrong-2'), 401)
+      expectError(await login(ADMIN.login, 'wrong-3'), 401)
+
+      // Now even the right password is refused until the lock ends.
+      const refused = await login(ADMIN.login, ADMIN.password)
+      expectError(refused, 429, /try again in \d+ seconds/i)
+      const retryAfter = Number(refused.headers.get('retry-after'))
+      expect(retryAfter).toBe(1)
+      expect(refused.headers.get('set-cookie')).toBeNull()
+
+      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100))
+      expectNoContent(await login(ADMIN.login, ADMIN.password))
+    } finally {
+      await guarded.stop()
+    }
+  })
+})

@@ -1,0 +1,710 @@
+import {
+  buildPath,
+  Project,
+  ProjectRoleInfo,
+  ROUTES,
+  TeamMember,
+  type RouteDef,
+} from '@flagman/contract'
+import { z } from 'zod'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dialects } from '../support/databases.js'
+import { unique, World, type Person } from '../support/fixtures.js'
+import { ANONYMOUS, errorOf, expectBody, expectError } from '../support/http.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+
+/*
+ * Every project route × every kind of caller → the status it must answer. The tests are
+ * generated from the contract's ROUTES, so a project route added without a row here fails.
+ */
+
+const CALLERS = [
+  'admin',
+  'owner',
+  'manager',
+  'task_runner',
+  'guest',
+  'non_member',
+  'anonymous',
+] as const
+type Caller = (typeof CALLERS)[number]
+type Member = Exclude<Caller, 'admin' | 'non_member' | 'anonymous'>
+
+interface Fixture {
+  world: World
+  project: Project
+  people: Record<Exclude<Caller, 'anonymous'>, Person>
+  /** A user outside the project, or a guest in it when the row asks for `candidateMember`. */
+  candidate: Omit<Person, 'as'>
+  /** Path parameters of the call: `project_id`, plus whatever the row's setup made. */
+  ids: Record<string, number>
+}
+
+/** A project resource as its list shows it. */
+const Item = z.object({ id: z.number() }).catchall(z.unknown())
+type Item = z.infer<typeof Item>
+
+interface Snapshot {
+  project: Project | null
+  team: TeamMember[]
+  /** The list of the row's resource kind, when the row is about one. */
+  items: Item[]
+}
+
+interface Row {
+  expect: Record<Caller, number>
+  /** Calls that change the project get a project of their own, so order never matters. */
+  fresh?: boolean
+  candidateMember?: boolean
+  /** Creates what the call works on and returns its path parameters (e.g. `{ key_id }`). */
+  setup?: (fx: Fixture) => Promise<Record<string, number>>
+  /** Path segment of the resource list compared before and after, e.g. `keys`. */
+  segment?: string
+  body?: (fx: Fixture) => unknown
+  /** The allowed call answers plain text rather than JSON or nothing. */
+  plainText?: boolean
+  /** What an allowed call changed; a refused call must change nothing. */
+  effect?: (fx: Fixture, caller: Caller, before: Snapshot, after: Snapshot) => void
+}
+
+/** Members (and admins) read; outsiders get 404, anonymous callers 401. */
+const READ = {
+  admin: 200,
+  owner: 200,
+  manager: 200,
+  task_runner: 200,
+  guest: 200,
+  non_member: 404,
+  anonymous: 401,
+}
+
+/** updateProject (2) and manageProjectUsers (8): owners and admins only. */
+const OWNER_ONLY = {
+  admin: 204,
+  owner: 204,
+  manager: 403,
+  task_runner: 403,
+  guest: 403,
+  non_member: 404,
+  anonymous: 401,
+}
+
+/** manageProjectResources (4): owners, managers and admins. */
+const RESOURCES = (status: number) => ({
+  admin: status,
+  owner: status,
+  manager: status,
+  task_runner: 403,
+  guest: 403,
+  non_member: 404,
+  anonymous: 401,
+})
+
+const roleOf = (team: TeamMember[], id: number) => team.find((m) => m.id === id)?.role
+
+const PROJECT_ROWS: Record<string, Row> = {
+  'GET /api/project/:project_id': { expect: READ },
+  'PUT /api/project/:project_id': {
+    expect: OWNER_ONLY,
+    fresh: true,
+    body: (fx) => ({ name: `${fx.project.name} renamed` }),
+    effect: (fx, _caller, before, after) => {
+      expect(after.project).toEqual({ ...before.project, name: `${fx.project.name} renamed` })
+    },
+  },
+  'DELETE /api/project/:project_id': {
+    expect: OWNER_ONLY,
+    fresh: true,
+    effect: (_fx, _caller, _before, after) => expect(after.project).toBeNull(),
+  },
+  'GET /api/project/:project_id/role': { expect: READ },
+  'DELETE /api/project/:project_id/me': {
+    // The owner may not leave; an admin who is not a member has nothing to leave.
+    expect: {
+      admin: 204,
+      owner: 400,
+      manager: 204,
+      task_runner: 204,
+      guest: 204,
+      non_member: 404,
+      anonymous: 401,
+    },
+    fresh: true,
+    effect: (fx, caller, before, after) => {
+      if (caller === 'admin') expect(after).toEqual(before)
+      else {
+        const id = fx.people[caller as Member].id
+        expect(after.team).toEqual(before.team.filter((m) => m.id !== id))
+      }
+    },
+  },
+  'GET /api/project/:project_id/users': { expect: READ },
+  'POST /api/project/:project_id/users': {
+    expect: OWNER_ONLY,
+    fresh: true,
+    body: (fx) => ({ user_id: fx.candidate.id, role: 'guest' }),
+    effect: (fx, _caller, before, after) => {
+      expect(roleOf(before.team, fx.candidate.id)).toBeUndefined()
+      expect(roleOf(after.team, fx.candidate.id)).toBe('guest')
+    },
+  },
+  'GET /api/project/:project_id/users/:user_id': {
+    expect: READ,
+    setup: async (fx) => ({ user_id: fx.people.guest.id }),
+  },
+  'PUT /api/project/:project_id/users/:user_id': {
+    expect: OWNER_ONLY,
+    fresh: true,
+    candidateMember: true,
+    setup: async (fx) => ({ user_id: fx.candidate.id }),
+    body: () => ({ role: 'task_runner' }),
+    effect: (fx, _caller, before, after) => {
+      expect(roleOf(before.team, fx.candidate.id)).toBe('guest')
+      expect(roleOf(after.team, fx.candidate.id)).toBe('task_runner')
+    },
+  },
+  'DELETE /api/project/:project_id/users/:user_id': {
+    expect: OWNER_ONLY,
+    fresh: true,
+    candidateMember: true,
+    setup: async (fx) => ({ user_id: fx.candidate.id }),
+    effect: (fx, _caller, before, after) => {
+      expect(roleOf(before.team, fx.candidate.id)).toBe('guest')
+      expect(roleOf(after.team, fx.candidate.id)).toBeUndefined()
+    },
+  },
+  'GET /api/project/:project_id/backup': { expect: READ },
+  'GET /api/project/:project_id/events': { expect: READ },
+  'GET /api/project/:project_id/events/last': { expect: READ },
+}
+
+/** The id of the key "None" every project starts with. */
+async function noneKey(fx: Fixture): Promise<number> {
+  const result = await fx.world.request('GET', `/api/project/${fx.project.id}/keys`, {
+    as: fx.people.owner.as,
+  })
+  const key = expectBody(result, 200, z.array(Item)).find((k) => k.name === 'None')
+  if (!key) throw new Error('the project has no key "None"')
+  return key.id
+}
+
+interface ResourceKind {
+  segment: string
+  idParam: string
+  /** The field that names an item. */
+  label: 'name' | 'title'
+  /** Makes what an item of this kind refers to, as ids (e.g. a repository for a template). */
+  needs?: (fx: Fixture) => Promise<Record<string, number>>
+  /** A valid create body naming the item `label`; `fx.ids` holds what `needs` made. */
+  body: (fx: Fixture, label: string) => Promise<Record<string, unknown>>
+  refs: boolean
+}
+
+/** Makes what an item of the kind refers to, keeping the ids in `fx.ids`. */
+function needsOf(kind: ResourceKind): (fx: Fixture) => Promise<Record<string, number>> {
+  return async (fx) => Object.assign(fx.ids, await kind.needs?.(fx))
+}
+
+/** Makes one item of the kind in the fixture's project, as its owner; returns its id param. */
+function maker(kind: ResourceKind): (fx: Fixture) => Promise<Record<string, number>> {
+  return async (fx) => {
+    await needsOf(kind)(fx)
+    const result = await fx.world.request('POST', `/api/project/${fx.project.id}/${kind.segment}`, {
+      as: fx.people.owner.as,
+      json: await kind.body(fx, unique('item')),
+    })
+    return { [kind.idParam]: expectBody(result, 201, Item).id }
+  }
+}
+
+/** The six rows every project resource has (list, create, get, update, delete, refs). */
+function resourceRows(kind: ResourceKind): Record<string, Row> {
+  const base = `/api/project/:project_id/${kind.segment}`
+  const item = `${base}/:${kind.idParam}`
+  const needs = needsOf(kind)
+  const create = maker(kind)
+  const find = (snapshot: Snapshot, fx: Fixture) =>
+    snapshot.items.find((i) => i.id === fx.ids[kind.idParam])
+  const rows: Record<string, Row> = {
+    [`GET ${base}`]: { expect: READ, setup: create, segment: kind.segment },
+    [`POST ${base}`]: {
+      expect: RESOURCES(201),
+      fresh: true,
+      setup: needs,
+      segment: kind.segment,
+      body: (fx) => kind.body(fx, `created by ${fx.project.name}`),
+      effect: (fx, _caller, before, after) => {
+        expect(after.items.length).toBe(before.items.length + 1)
+        expect(after.items.map((i) => i[kind.label])).toContain(`created by ${fx.project.name}`)
+      },
+    },
+    [`GET ${item}`]: { expect: READ, setup: create, segment: kind.segment },
+    [`PUT ${item}`]: {
+      expect: RESOURCES(204),
+      fresh: true,
+      setup: create,
+      segment: kind.segment,
+      body: async (fx) => ({
+        ...(await kind.body(fx, 'renamed')),
+        id: fx.ids[kind.idParam],
+      }),
+      effect: (fx, _caller, before, after) => {
+        expect(find(before, fx)?.[kind.label]).not.toBe('renamed')
+        expect(find(after, fx)?.[kind.label]).toBe('renamed')
+      },
+    },
+    [`DELETE ${item}`]: {
+      expect: RESOURCES(204),
+      fresh: true,
+      setup: create,
+      segment: kind.segment,
+      effect: (fx, _caller, before, after) => {
+        expect(find(before, fx)).toBeDefined()
+        expect(find(after, fx)).toBeUndefined()
+      },
+    },
+  }
+  if (kind.refs) rows[`GET ${item}/refs`] = { expect: READ, setup: create }
+  return rows
+}
+
+/** A repository of the project (templates need one), made by its owner. */
+async function repository(fx: Fixture): Promise<Record<string, number>> {
+  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/repositories`, {
+    as: fx.people.owner.as,
+    json: {
+      name: unique('repo'),
+      project_id: fx.project.id,
+      git_url: 'https://example.test/repo.git',
+      git_branch: 'main',
+      ssh_key_id: await noneKey(fx),
+    },
+  })
+  return { repository_id: expectBody(result, 201, Item).id }
+}
+
+/** A view of the project, made by its owner. */
+async function view(fx: Fixture, position = 0): Promise<Record<string, number>> {
+  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/views`, {
+    as: fx.people.owner.as,
+    json: { title: unique('view'), position, project_id: fx.project.id },
+  })
+  return { view_id: expectBody(result, 201, Item).id }
+}
+
+const TEMPLATES: ResourceKind = {
+  segment: 'templates',
+  idParam: 'template_id',
+  label: 'name',
+  refs: true,
+  needs: repository,
+  // A script template: it needs no inventory, and the suite activates the bash app.
+  body: async (fx, name) => ({
+    name,
+    project_id: fx.project.id,
+    app: 'bash',
+    playbook: 'run.sh',
+    repository_id: fx.ids.repository_id,
+  }),
+}
+
+const RESOURCE_ROWS: Record<string, Row> = {
+  ...resourceRows({
+    segment: 'keys',
+    idParam: 'key_id',
+    label: 'name',
+    refs: true,
+    body: async (fx, name) => ({ name, type: 'none', project_id: fx.project.id }),
+  }),
+  ...resourceRows({
+    segment: 'repositories',
+    idParam: 'repository_id',
+    label: 'name',
+    refs: true,
+    body: async (fx, name) => ({
+      name,
+      project_id: fx.project.id,
+      git_url: 'https://example.test/repo.git',
+      git_branch: 'main',
+      ssh_key_id: await noneKey(fx),
+    }),
+  }),
+  ...resourceRows({
+    segment: 'inventory',
+    idParam: 'inventory_id',
+    label: 'name',
+    refs: true,
+    body: async (fx, name) => ({
+      name,
+      project_id: fx.project.id,
+      type: 'static',
+      inventory: '[web]\nweb1.example.test',
+      ssh_key_id: await noneKey(fx),
+    }),
+  }),
+  ...resourceRows({
+    segment: 'environment',
+    idParam: 'environment_id',
+    label: 'name',
+    refs: true,
+    body: async (fx, name) => ({ name, project_id: fx.project.id, json: '{}', env: '{}' }),
+  }),
+  ...resourceRows({
+    segment: 'views',
+    idParam: 'view_id',
+    label: 'title',
+    refs: false,
+    body: async (fx, title) => ({ title, position: 0, project_id: fx.project.id }),
+  }),
+  'POST /api/project/:project_id/views/positions': {
+    expect: RESOURCES(204),
+    fresh: true,
+    segment: 'views',
+    setup: (fx) => view(fx, 1),
+    body: (fx) => ({ [String(fx.ids.view_id)]: 7 }),
+    effect: (fx, _caller, before, after) => {
+      const position = (s: Snapshot) => s.items.find((v) => v.id === fx.ids.view_id)?.position
+      expect(position(before)).toBe(1)
+      expect(position(after)).toBe(7)
+    },
+  },
+}
+
+const TEMPLATE_ROWS: Record<string, Row> = {
+  ...resourceRows(TEMPLATES),
+  'GET /api/project/:project_id/templates/:template_id/schedules': {
+    expect: READ,
+    setup: maker(TEMPLATES),
+  },
+  'GET /api/project/:project_id/views/:view_id/templates': { expect: READ, setup: view },
+}
+
+/** A schedule that never comes due while the suite runs (midnight of January 1st, UTC). */
+const SCHEDULES: ResourceKind = {
+  segment: 'schedules',
+  idParam: 'schedule_id',
+  label: 'name',
+  refs: false,
+  needs: maker(TEMPLATES),
+  body: async (fx, name) => ({
+    name,
+    project_id: fx.project.id,
+    template_id: fx.ids.template_id,
+    cron_format: '0 0 1 1 *',
+  }),
+}
+
+const SCHEDULE_ROWS: Record<string, Row> = {
+  ...resourceRows(SCHEDULES),
+  'PUT /api/project/:project_id/schedules/:schedule_id/active': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: maker(SCHEDULES),
+    segment: 'schedules',
+    body: () => ({ active: false }),
+    effect: (fx, _caller, before, after) => {
+      const active = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.schedule_id)?.active
+      expect(active(before)).toBe(true)
+      expect(active(after)).toBe(false)
+    },
+  },
+  'POST /api/project/:project_id/schedules/validate': {
+    expect: RESOURCES(200),
+    segment: 'schedules',
+    body: () => ({ cron_format: '*/5 * * * *' }),
+    effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
+  },
+}
+
+/** Runners (task_runner and up) may; guests may not. */
+const RUNNERS = (status: number) => ({
+  admin: status,
+  owner: status,
+  manager: status,
+  task_runner: status,
+  guest: 403,
+  non_member: 404,
+  anonymous: 401,
+})
+
+/** A task of a fresh template, run by the owner and waited for until it has finished. */
+async function finishedTask(fx: Fixture): Promise<Record<string, number>> {
+  const { template_id } = await maker(TEMPLATES)(fx)
+  const base = `/api/project/${fx.project.id}/tasks`
+  const created = await fx.world.request('POST', base, {
+    as: fx.people.owner.as,
+    json: { template_id },
+  })
+  const task_id = expectBody(created, 201, Item).id
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const task = expectBody(
+      await fx.world.request('GET', `${base}/${task_id}`, { as: fx.people.owner.as }),
+      200,
+      Item,
+    )
+    if (['success', 'error', 'stopped'].includes(String(task.status))) break
+    if (Date.now() > deadline) throw new Error(`task ${task_id} did not finish`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return { template_id: template_id ?? 0, task_id }
+}
+
+const unchanged = (_fx: Fixture, _caller: Caller, before: Snapshot, after: Snapshot) =>
+  expect(after).toEqual(before)
+
+const TASK_ROWS: Record<string, Row> = {
+  'GET /api/project/:project_id/tasks': { expect: READ },
+  'GET /api/project/:project_id/tasks/last': { expect: READ },
+  'POST /api/project/:project_id/tasks': {
+    expect: RUNNERS(201),
+    fresh: true,
+    segment: 'tasks',
+    setup: maker(TEMPLATES),
+    body: (fx) => ({ template_id: fx.ids.template_id }),
+    effect: (_fx, _caller, before, after) =>
+      expect(after.items).toHaveLength(before.items.length + 1),
+  },
+  'GET /api/project/:project_id/tasks/:task_id': { expect: READ, setup: finishedTask },
+  'GET /api/project/:project_id/tasks/:task_id/output': { expect: READ, setup: finishedTask },
+  'GET /api/project/:project_id/tasks/:task_id/raw_output': {
+    expect: READ,
+    setup: finishedTask,
+    plainText: true,
+  },
+  'POST /api/project/:project_id/tasks/:task_id/stop': {
+    expect: RUNNERS(204),
+    segment: 'tasks',
+    setup: finishedTask,
+    body: () => ({ force: false }),
+    effect: unchanged,
+  },
+  'POST /api/project/:project_id/tasks/:task_id/confirm': {
+    expect: RUNNERS(400),
+    segment: 'tasks',
+    setup: finishedTask,
+  },
+  'POST /api/project/:project_id/tasks/:task_id/reject': {
+    expect: RUNNERS(400),
+    segment: 'tasks',
+    setup: finishedTask,
+  },
+  'DELETE /api/project/:project_id/tasks/:task_id': {
+    expect: {
+      admin: 204,
+      owner: 401,
+      manager: 401,
+      task_runner: 401,
+      guest: 401,
+      non_member: 404,
+      anonymous: 401,
+    },
+    fresh: true,
+    segment: 'tasks',
+    setup: finishedTask,
+    effect: (fx, _caller, before, after) => {
+      expect(before.items.map((t) => t.id)).toContain(fx.ids.task_id)
+      expect(after.items.map((t) => t.id)).not.toContain(fx.ids.task_id)
+    },
+  },
+  'GET /api/project/:project_id/templates/:template_id/tasks': {
+    expect: READ,
+    setup: maker(TEMPLATES),
+  },
+  'GET /api/project/:project_id/templates/:template_id/tasks/last': {
+    expect: READ,
+    setup: maker(TEMPLATES),
+  },
+  'GET /api/project/:project_id/templates/:template_id/stats': {
+    expect: READ,
+    setup: maker(TEMPLATES),
+  },
+}
+
+const MATRIX: Record<string, Row> = {
+  ...PROJECT_ROWS,
+  ...RESOURCE_ROWS,
+  ...TEMPLATE_ROWS,
+  ...SCHEDULE_ROWS,
+  ...TASK_ROWS,
+}
+
+const keyOf = (route: RouteDef) => `${route.method} ${route.path}`
+const PROJECT_ROUTES = ROUTES.filter((route) => route.access.kind === 'project')
+const NON_PUBLIC_ROUTES = ROUTES.filter((route) => route.access.kind !== 'public')
+
+describe('the authorisation matrix table', () => {
+  it('has exactly one row for every project route of the contract', () => {
+    expect(PROJECT_ROUTES.length).toBeGreaterThan(0)
+    const routes = PROJECT_ROUTES.map(keyOf)
+    // A new project route needs a row in MATRIX; a row whose route is gone must go too.
+    const missing = routes.filter((key) => !(key in MATRIX))
+    const stale = Object.keys(MATRIX).filter((key) => !routes.includes(key))
+    expect({ missing, stale }).toEqual({ missing: [], stale: [] })
+    expect(Object.keys(MATRIX).sort()).toEqual([...routes].sort())
+  })
+
+  it('expects a status for every kind of caller in every row', () => {
+    for (const [key, row] of Object.entries(MATRIX)) {
+      expect(Object.keys(row.expect).sort(), key).toEqual([...CALLERS].sort())
+    }
+  })
+})
+
+describe.each(dialects())('authorisation on %s', (dialect) => {
+  let server: TestServer
+  let world: World
+  let people: Fixture['people']
+  let candidate: Fixture['candidate']
+  let shared: Project
+
+  beforeAll(async () => {
+    server = await startTestServer(dialect)
+    world = new World(server)
+    const [admin, owner, manager, taskRunner, guest, nonMember] = await Promise.all([
+      world.admin(),
+      world.newUser({ name: 'owner' }),
+      world.newUser({ name: 'manager' }),
+      world.newUser({ name: 'task runner' }),
+      world.newUser({ name: 'guest' }),
+      world.newUser({ name: 'non-member' }),
+    ])
+    people = { admin, owner, manager, task_runner: taskRunner, guest, non_member: nonMember }
+    candidate = await world.createUser({ name: 'candidate' })
+    // Non-admins may only use active apps; whether bash is active must not depend on the host.
+    const activate = await world.request('POST', '/api/apps/bash/active', {
+      as: admin.as,
+      json: { active: true },
+    })
+    expect(activate.status, activate.text).toBe(204)
+    shared = await teamProject(false)
+  })
+  afterAll(async () => {
+    await server?.stop()
+  })
+
+  /** A project owned by `owner`, with a manager, a task runner and a guest; no admin. */
+  async function teamProject(withCandidate: boolean): Promise<Project> {
+    const project = await world.newProject(people.owner, unique('matrix'))
+    await world.addMember(project.id, people.manager.id, 'manager')
+    await world.addMember(project.id, people.task_runner.id, 'task_runner')
+    await world.addMember(project.id, people.guest.id, 'guest')
+    if (withCandidate) await world.addMember(project.id, candidate.id, 'guest')
+    return project
+  }
+
+  async function snapshot(projectId: number, segment: string | undefined): Promise<Snapshot> {
+    const as = people.admin.as
+    if (segment) {
+      // Resource rows compare their list only; project and team do not change with it.
+      const list = await world.request('GET', `/api/project/${projectId}/${segment}`, { as })
+      return { project: null, team: [], items: expectBody(list, 200, z.array(Item)) }
+    }
+    const found = await world.request('GET', `/api/project/${projectId}`, { as })
+    if (found.status === 404) return { project: null, team: [], items: [] }
+    const team = await world.request('GET', `/api/project/${projectId}/users?sort=username`, {
+      as,
+    })
+    return {
+      project: expectBody(found, 200, Project),
+      team: expectBody(team, 200, z.array(TeamMember)),
+      items: [],
+    }
+  }
+
+  /** What each row's setup made in the shared project, made once per row. */
+  const sharedSetups = new Map<string, Promise<Record<string, number>>>()
+
+  async function setUp(key: string, row: Row, fx: Fixture): Promise<void> {
+    if (!row.setup) return
+    if (fx.project.id !== shared.id) {
+      Object.assign(fx.ids, await row.setup(fx))
+      return
+    }
+    let made = sharedSetups.get(key)
+    if (!made) {
+      const setup = row.setup
+      made = (async () => ({ ...fx.ids, ...(await setup(fx)) }))()
+      sharedSetups.set(key, made)
+    }
+    Object.assign(fx.ids, await made)
+  }
+
+  it('starts from a project the admin is not a member of', async () => {
+    const role = await world.request('GET', `/api/project/${shared.id}/role`, {
+      as: people.admin.as,
+    })
+    expect(expectBody(role, 200, ProjectRoleInfo)).toEqual({ role: '', permissions: 0 })
+    const team = (await snapshot(shared.id, undefined)).team.map((m) => m.role).sort()
+    expect(team).toEqual(['guest', 'manager', 'owner', 'task_runner'])
+  })
+
+  // Routes without a row fail the table test above, once, by name.
+  const covered = PROJECT_ROUTES.filter((route) => keyOf(route) in MATRIX)
+  describe.each(covered.map((route) => [keyOf(route), route] as const))('%s', (key, route) => {
+    it.each(CALLERS)('as %s', async (caller) => {
+      const row = MATRIX[key]
+      if (!row) throw new Error(`No row for ${key} in the authorisation matrix`)
+      const expected = row.expect[caller]
+      // A call that is refused must change nothing, so only allowed ones need a fresh project
+      // (with `candidateMember` the candidate must be a member whatever the outcome).
+      const fresh = row.fresh && (expected < 400 || row.candidateMember)
+      const project = fresh ? await teamProject(row.candidateMember ?? false) : shared
+      const fx: Fixture = { world, project, people, candidate, ids: { project_id: project.id } }
+      await setUp(key, row, fx)
+      const writes = route.method !== 'GET'
+      const before = writes ? await snapshot(project.id, row.segment) : undefined
+
+      const result = await world.request(route.method, buildPath(route.path, fx.ids), {
+        as: caller === 'anonymous' ? ANONYMOUS : people[caller].as,
+        json: route.body ? await row.body?.(fx) : undefined,
+      })
+
+      expect(result.status, `${key} as ${caller}: ${result.text}`).toBe(expected)
+      if (expected >= 400) errorOf(result)
+      else if (route.response) expectBody(result, expected, route.response)
+      else if (row.plainText) expect(result.headers.get('content-type')).toMatch(/^text\/plain/)
+      else expect(result.text).toBe('')
+      if (!before) return
+      const after = await snapshot(project.id, row.segment)
+      if (expected >= 400) {
+        expect(after, 'a refused call changes nothing').toEqual(before)
+      } else {
+        expect(row.effect, `${key} changes state: its row needs an effect check`).toBeDefined()
+        row.effect?.(fx, caller, before, after)
+      }
+    })
+  })
+
+  it.each(NON_PUBLIC_ROUTES.map((route) => [keyOf(route), route] as const))(
+    '%s answers 401 to an anonymous caller',
+    async (_key, route) => {
+      // Real ids where they matter; any other id parameter names something that exists or not.
+      const path = route.path.replace(/:([a-z_]+)/g, (_, name: string) => {
+        if (name === 'project_id') return String(shared.id)
+        if (name === 'user_id') return String(people.owner.id)
+        if (name === 'token_id') return 'abcdefgh'
+        return '1'
+      })
+      const result = await world.request(route.method, path, {
+        json: route.body ? {} : undefined,
+      })
+      expectError(result, 401)
+    },
+  )
+
+  it('left the shared project, its team and the users untouched', async () => {
+    const state = await snapshot(shared.id, undefined)
+    expect(state.project).toEqual(shared)
+    expect(state.team.map((m) => m.role).sort()).toEqual([
+      'guest',
+      'manager',
+      'owner',
+      'task_runner',
+    ])
+    for (const person of Object.values(people)) {
+      const me = await world.request('GET', '/api/user', { as: person.as })
+      expect(me.status).toBe(200)
+    }
+  })
+})

@@ -1,0 +1,86 @@
+import { RealtimeMessage } from '@flagman/contract'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import WebSocket from 'ws'
+import { dialects } from '../support/databases.js'
+import { World, type Person } from '../support/fixtures.js'
+import { startTestServer, type TestServer } from '../support/server.js'
+import { activateScriptApps, gitFixture, TaskProject } from '../support/tasks.js'
+
+function connect(
+  url: string,
+  cookie?: string,
+): Promise<{ socket: WebSocket; messages: RealtimeMessage[] }> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/api/ws`, {
+      headers: cookie ? { Cookie: cookie } : {},
+    })
+    const messages: RealtimeMessage[] = []
+    socket.on('message', (data) => messages.push(RealtimeMessage.parse(JSON.parse(String(data)))))
+    socket.once('open', () => resolve({ socket, messages }))
+    socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)))
+    socket.once('error', reject)
+  })
+}
+
+describe.each(dialects())('websocket on %s', (dialect) => {
+  let server: TestServer
+  let world: World
+  let repo: ReturnType<typeof gitFixture>
+  let member: Person
+  let outsider: Person
+  let tp: TaskProject
+
+  beforeAll(async () => {
+    repo = gitFixture()
+    server = await startTestServer(dialect)
+    world = new World(server)
+    await activateScriptApps(world)
+    member = await world.newUser()
+    outsider = await world.newUser()
+    tp = await TaskProject.create(world, repo.path)
+    await world.addMember(tp.p.projectId, member.id, 'task_runner')
+  }, 60_000)
+
+  afterAll(async () => {
+    await server?.stop()
+    repo?.dispose()
+  })
+
+  it('refuses an unauthenticated upgrade', async () => {
+    await expect(connect(server.url)).rejects.toThrow(/HTTP 401/)
+    await expect(connect(server.url, 'semaphore=nonsense')).rejects.toThrow(/HTTP 401/)
+  })
+
+  it('sends update and log messages to members only', async () => {
+    const mine = await connect(server.url, member.as.cookie)
+    const theirs = await connect(server.url, outsider.as.cookie)
+    try {
+      const task = await tp.run(await tp.template('ok.sh'))
+      await tp.waitFor(task.id)
+      const deadline = Date.now() + 5000
+      const done = () =>
+        mine.messages.some(
+          (m) => m.type === 'update' && m.task_id === task.id && m.status === 'success',
+        ) && mine.messages.some((m) => m.type === 'log' && m.output === 'hello from bash')
+      while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+      expect(done()).toBe(true)
+      const statuses = mine.messages.flatMap((m) =>
+        m.type === 'update' && m.task_id === task.id ? [m.status] : [],
+      )
+      expect(statuses).toEqual(['waiting', 'starting', 'running', 'success'])
+      const logs = mine.messages.filter((m) => m.type === 'log' && m.task_id === task.id)
+      expect(logs[0]).toMatchObject({
+        project_id: tp.p.projectId,
+        output: `Task ${task.id} added to queue`,
+      })
+      // Client messages are ignored; the connection stays up.
+      mine.socket.send('hello')
+      await new Promise((r) => setTimeout(r, 100))
+      expect(mine.socket.readyState).toBe(WebSocket.OPEN)
+      expect(theirs.messages).toEqual([])
+    } finally {
+      mine.socket.close()
+      theirs.socket.close()
+    }
+  })
+})
