@@ -1,0 +1,83 @@
+import { migrateToLatest, createDb } from '@flagman/db'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { INITIAL_PASSWORD_FILE, startServer, VERSION } from '@flagman/server'
+import { Command, CommanderError } from 'commander'
+import { userCommands } from './commands/user.js'
+import { config } from './context.js'
+import { CliError } from './errors.js'
+
+const program = new Command()
+  .name('flagman')
+  .description('Flagman task-automation server')
+  .showHelpAfterError()
+  .exitOverride()
+
+program
+  .command('server')
+  .description('start the server and the web console')
+  .action(async () => {
+    const cfg = config()
+    const server = await startServer(cfg)
+    console.log(`Flagman ${VERSION} is listening on ${server.url}`)
+    const passwordFile = join(cfg.dataDir, INITIAL_PASSWORD_FILE)
+    if (existsSync(passwordFile)) {
+      console.log(
+        `Sign in as "${cfg.adminLogin}" with the password stored in ${passwordFile}; ` +
+          'change it in the console, then delete the file.',
+      )
+    }
+    let stopping = false
+    const stop = (signal: string) => {
+      if (stopping) return
+      stopping = true
+      server.app.log.info(`${signal} received, stopping`)
+      server.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      )
+    }
+    process.on('SIGINT', () => stop('SIGINT'))
+    process.on('SIGTERM', () => stop('SIGTERM'))
+  })
+
+program
+  .command('migrate')
+  .description('apply pending database migrations')
+  .action(async () => {
+    const db = await createDb(config().db)
+    try {
+      const report = await migrateToLatest(db)
+      console.log(
+        report.applied.length
+          ? `Applied ${report.applied.length} migration(s): ${report.applied.join(', ')}`
+          : 'The database is up to date',
+      )
+    } finally {
+      await db.destroy()
+    }
+  })
+
+program
+  .command('version')
+  .description('print the version')
+  .action(() => {
+    console.log(VERSION)
+  })
+
+userCommands(program)
+
+function fail(message: string): never {
+  console.error(`flagman: ${message.split('\n')[0]}`)
+  process.exit(1)
+}
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    // Help and version output end here with exit code 0; usage errors were printed already.
+    process.exit(error.exitCode)
+  }
+  if (error instanceof CliError) fail(error.message)
+  if (error instanceof Error) fail(error.message)
+  fail(String(error))
+})
