@@ -1,0 +1,34 @@
+import type { Project } from '@flagman/contract'
+import Stack from '@mui/material/Stack'
+import { useNavigate } from 'react-router-dom'
+import { paths } from '../../../config/paths'
+import { DeleteProjectSection } from '../../../features/projects/components/delete-project-section'
+import { ProjectSettingsForm } from '../../../features/projects/components/project-settings-form'
+import { projectAfterDelete } from '../../../features/projects/utils/choose-project'
+import { storeProjectId } from '../../../lib/storage'
+import { DashboardHeader } from '../../layouts/dashboard-header'
+import { useCurrentProject } from '../../project-context'
+import { useSession } from '../../session'
+
+export function SettingsRoute() {
+  const { project, can } = useCurrentProject()
+  const { projects } = useSession()
+  const navigate = useNavigate()
+  const canUpdate = can('updateProject')
+
+  const afterDelete = (deleted: Project) => {
+    const next = projectAfterDelete(projects, deleted.id)
+    storeProjectId(next?.id ?? null)
+    void navigate(next ? paths.project.href(next.id) : paths.newProject.href(), { replace: true })
+  }
+
+  return (
+    <>
+      <DashboardHeader tab="settings" />
+      <Stack spacing={3} sx={{ p: { xs: 2, sm: 3 }, maxWidth: 800 }}>
+        <ProjectSettingsForm project={project} canUpdate={canUpdate} />
+        <DeleteProjectSection project={project} canUpdate={canUpdate} onDeleted={afterDelete} />
+      </Stack>
+    </>
+  )
+}

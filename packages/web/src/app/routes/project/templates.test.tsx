@@ -1,0 +1,165 @@
+import type { Project, Template } from '@flagman/contract'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { mockFetch } from '../../../testing/mock-fetch'
+import { renderWithProviders } from '../../../testing/render'
+import { makeCan, ProjectContext } from '../../project-context'
+import { TemplatesRoute } from './templates'
+
+const SLOW_TEST_MS = 20_000
+
+const project: Project = {
+  id: 3,
+  name: 'Alpha',
+  type: '',
+  alert: false,
+  alert_chat: null,
+  max_parallel_tasks: 0,
+  created: '',
+}
+
+function template(id: number, name: string, type = ''): Template {
+  return {
+    id,
+    project_id: 3,
+    name,
+    description: null,
+    type,
+    app: 'bash',
+    playbook: `${name}.sh`,
+    arguments: null,
+    allow_override_args_in_task: false,
+    inventory_id: null,
+    repository_id: 7,
+    environment_id: null,
+    view_id: null,
+    build_template_id: null,
+    start_version: null,
+    autorun: false,
+    git_branch: null,
+    survey_vars: null,
+    vaults: [],
+    suppress_success_alerts: false,
+    task_params: null,
+    tasks: 0,
+    last_task: null,
+  }
+}
+
+function app(id: string, priority: number) {
+  return {
+    id,
+    active: true,
+    priority,
+    title: '',
+    icon: '',
+    color: '',
+    dark_color: '',
+    path: '',
+    args: null,
+  }
+}
+
+function mockLists(apps: unknown[] = []) {
+  return mockFetch({
+    'GET /api/apps': { body: apps },
+    'GET /api/project/3/inventory': { body: [] },
+    'GET /api/project/3/repositories': {
+      body: [
+        { id: 7, name: 'site', project_id: 3, git_url: '/src', git_branch: '', ssh_key_id: 1 },
+      ],
+    },
+    'GET /api/project/3/environment': { body: [] },
+    'GET /api/project/3/keys': { body: [] },
+    'GET /api/project/3/views': { body: [] },
+    'GET /api/project/3/templates': {
+      body: [template(1, 'deploy', 'deploy'), template(2, 'build', 'build'), template(3, 'lint')],
+    },
+  })
+}
+
+function renderRoute(permissions = 15, route = '/project/3/templates') {
+  return renderWithProviders(
+    <ProjectContext.Provider
+      value={{
+        project,
+        index: 0,
+        role: 'owner',
+        permissions,
+        isAdmin: false,
+        can: makeCan(false, permissions),
+      }}
+    >
+      <TemplatesRoute />
+    </ProjectContext.Provider>,
+    { route, path: '/project/:projectId/templates' },
+  )
+}
+
+describe('TemplatesRoute', { timeout: SLOW_TEST_MS }, () => {
+  it('lists plain templates first, then build and deploy ones', async () => {
+    mockLists()
+    renderRoute()
+    const table = await screen.findByRole('table', { name: 'Task Templates' })
+    expect(
+      within(table)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['lint', 'build', 'deploy'])
+    expect(within(table).getAllByRole('button', { name: /^Run / })[0]).toBeEnabled()
+  })
+
+  it('keeps hidden columns in the browser', async () => {
+    mockLists()
+    const first = renderRoute()
+    const table = await screen.findByRole('table', { name: 'Task Templates' })
+    expect(within(table).getByRole('columnheader', { name: 'Playbook' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Columns' }))
+    await userEvent.click(screen.getByRole('menuitemcheckbox', { name: 'Playbook' }))
+    expect(within(table).queryByRole('columnheader', { name: 'Playbook' })).not.toBeInTheDocument()
+    first.unmount()
+
+    renderRoute()
+    const again = await screen.findByRole('table', { name: 'Task Templates' })
+    expect(within(again).queryByRole('columnheader', { name: 'Playbook' })).not.toBeInTheDocument()
+    expect(within(again).getByRole('columnheader', { name: 'Repository' })).toBeInTheDocument()
+  })
+
+  it('opens the view visited last', async () => {
+    mockLists()
+    window.localStorage.setItem('project3__lastVisitedViewId', '5')
+    renderRoute()
+    expect(await screen.findByTestId('location')).toHaveTextContent('/project/3/views/5/templates')
+  })
+
+  it('explains the New template menu when no app is active', async () => {
+    mockLists()
+    renderRoute()
+    await screen.findByRole('table', { name: 'Task Templates' })
+    await userEvent.click(screen.getByRole('button', { name: 'New template' }))
+    expect(
+      await screen.findByText(
+        'No application is active. Ask an administrator to activate one to create templates.',
+      ),
+    ).toBeInTheDocument()
+    expect(screen.queryByRole('menuitem', { name: 'Applications' })).not.toBeInTheDocument()
+  })
+
+  it('opens the new template dialog from the new_template parameter', async () => {
+    mockLists([app('ansible', 1000), app('bash', 700)])
+    renderRoute(15, '/project/3/templates?new_template=bash')
+    expect(await screen.findByRole('dialog', { name: /^New bash template/i })).toBeInTheDocument()
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/project\/3\/templates$/),
+    )
+  })
+
+  it('falls back to the first active app for an unknown one', async () => {
+    mockLists([app('bash', 700), app('ansible', 1000)])
+    renderRoute(15, '/project/3/templates?new_template=')
+    expect(
+      await screen.findByRole('dialog', { name: /^New ansible template/i }),
+    ).toBeInTheDocument()
+  })
+})

@@ -1,0 +1,3 @@
+export const activityKeys = {
+  list: (projectId: number) => ['project', projectId, 'activity'] as const,
+}

@@ -1,0 +1,3 @@
+export const inventoryKeys = {
+  list: (projectId: number) => ['project', projectId, 'inventories'] as const,
+}

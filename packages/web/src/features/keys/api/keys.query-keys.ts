@@ -1,0 +1,3 @@
+export const keyKeys = {
+  list: (projectId: number) => ['project', projectId, 'keys'] as const,
+}

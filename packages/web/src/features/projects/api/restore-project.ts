@@ -1,0 +1,31 @@
+import { keyRoutes, restoreProject, type ProjectBackupInput } from '@flagman/contract'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../../lib/api-client'
+import { projectKeys } from './projects.query-keys'
+
+export interface RestoreResult {
+  projectId: number
+  projectName: string
+  /** Keys restored without their secret; they must be filled in before tasks run. */
+  emptyKeys: number
+}
+
+/** Restores a backup as a new project, then counts the keys that came without secrets. */
+export function useRestoreProject() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (body: ProjectBackupInput): Promise<RestoreResult> => {
+      const project = await api.call(restoreProject, { body })
+      queryClient.setQueryData(projectKeys.detail(project.id), project)
+      const keys = await api.call(keyRoutes.list, { params: { project_id: project.id } })
+      return {
+        projectId: project.id,
+        projectName: project.name,
+        emptyKeys: keys.filter((key) => key.empty && key.type !== 'none').length,
+      }
+    },
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: projectKeys.list() })
+    },
+  })
+}

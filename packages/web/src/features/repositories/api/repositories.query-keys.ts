@@ -1,0 +1,3 @@
+export const repositoryKeys = {
+  list: (projectId: number) => ['project', projectId, 'repositories'] as const,
+}

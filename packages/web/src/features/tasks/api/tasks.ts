@@ -1,0 +1,148 @@
+import {
+  activeTaskRoutes,
+  taskRoutes,
+  templateRoutes,
+  type CreateTaskBody,
+  type TaskUpdateMessage,
+} from '@flagman/contract'
+import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import { api } from '../../../lib/api-client'
+import { taskKeys } from './tasks.query-keys'
+
+export function useTask(projectId: number, taskId: number | null) {
+  return useQuery({
+    queryKey: taskKeys.detail(projectId, taskId ?? 0),
+    queryFn: ({ signal }) =>
+      api.call(taskRoutes.get, { params: { project_id: projectId, task_id: taskId ?? 0 }, signal }),
+    enabled: taskId !== null,
+  })
+}
+
+export function useTaskOutput(projectId: number, taskId: number | null) {
+  return useQuery({
+    queryKey: taskKeys.output(projectId, taskId ?? 0),
+    queryFn: async ({ signal }) =>
+      (await api.call(taskRoutes.output, {
+        params: { project_id: projectId, task_id: taskId ?? 0 },
+        signal,
+      })) ?? [],
+    enabled: taskId !== null,
+    staleTime: Infinity,
+  })
+}
+
+export function useProjectTasks(projectId: number) {
+  return useQuery({
+    queryKey: taskKeys.list(projectId),
+    queryFn: async ({ signal }) =>
+      (await api.call(taskRoutes.list, { params: { project_id: projectId }, signal })) ?? [],
+  })
+}
+
+export function useActiveTasks() {
+  return useQuery({
+    queryKey: taskKeys.active(),
+    queryFn: async ({ signal }) => (await api.call(activeTaskRoutes.list, { signal })) ?? [],
+  })
+}
+
+export type TaskAction = 'stop' | 'force' | 'confirm' | 'reject'
+
+export function useTaskAction(projectId: number, taskId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (action: TaskAction) => {
+      const params = { project_id: projectId, task_id: taskId }
+      if (action === 'confirm') await api.call(taskRoutes.confirm, { params })
+      else if (action === 'reject') await api.call(taskRoutes.reject, { params })
+      else await api.call(taskRoutes.stop, { params, body: { force: action === 'force' } })
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all(projectId) }),
+  })
+}
+
+/** Merges a socket update into every cached copy of the task. */
+export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMessage) {
+  const { task_id, project_id, status, start, end, version } = message
+  const patch = { status, start, end, version }
+  queryClient.setQueryData(
+    taskKeys.detail(project_id, task_id),
+    (task: Record<string, unknown> | undefined) => (task ? { ...task, ...patch } : task),
+  )
+  let known = false
+  queryClient.setQueryData(taskKeys.list(project_id), (list: { id: number }[] | undefined) =>
+    list?.map((task) => {
+      if (task.id !== task_id) return task
+      known = true
+      return { ...task, ...patch }
+    }),
+  )
+  if (!known) void queryClient.invalidateQueries({ queryKey: taskKeys.list(project_id) })
+}
+
+export function useTaskTemplate(projectId: number, templateId: number | undefined) {
+  return useQuery({
+    queryKey: [...taskKeys.all(projectId), 'template', templateId ?? 0] as const,
+    queryFn: ({ signal }) =>
+      api.call(templateRoutes.get, {
+        params: { project_id: projectId, template_id: templateId ?? 0 },
+        signal,
+      }),
+    enabled: templateId !== undefined,
+    staleTime: 60_000,
+  })
+}
+
+export function useCreateTask(projectId: number) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (body: CreateTaskBody) =>
+      api.call(taskRoutes.create, { params: { project_id: projectId }, body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['project', projectId] }),
+  })
+}
+
+/** Successful tasks of a build template, newest first: the versions a deploy can use. */
+export function useBuildVersions(projectId: number, buildTemplateId: number | null) {
+  return useQuery({
+    queryKey: [...taskKeys.all(projectId), 'builds', buildTemplateId ?? 0] as const,
+    queryFn: async ({ signal }) =>
+      (
+        (await api.call(taskRoutes.templateTasks, {
+          params: { project_id: projectId, template_id: buildTemplateId ?? 0 },
+          query: { status: 'success' },
+          signal,
+        })) ?? []
+      ).sort((a, b) => b.id - a.id),
+    enabled: buildTemplateId !== null,
+  })
+}
+
+export function useTemplateTasks(projectId: number, templateId: number) {
+  return useQuery({
+    queryKey: [...taskKeys.list(projectId), 'template', templateId] as const,
+    queryFn: async ({ signal }) =>
+      (await api.call(taskRoutes.templateLastTasks, {
+        params: { project_id: projectId, template_id: templateId },
+        query: { limit: '200' },
+        signal,
+      })) ?? [],
+  })
+}
+
+export function useTemplateStats(
+  projectId: number,
+  templateId: number,
+  start: string,
+  userId: number | null,
+) {
+  return useQuery({
+    queryKey: [...taskKeys.stats(projectId, templateId), start, userId] as const,
+    queryFn: async ({ signal }) =>
+      (await api.call(taskRoutes.templateStats, {
+        params: { project_id: projectId, template_id: templateId },
+        query: userId === null ? { start } : { start, user_id: String(userId) },
+        signal,
+      })) ?? [],
+  })
+}

@@ -1,0 +1,111 @@
+import type { ActiveTask } from '@flagman/contract'
+import StopCircleIcon from '@mui/icons-material/StopCircle'
+import IconButton from '@mui/material/IconButton'
+import Link from '@mui/material/Link'
+import Paper from '@mui/material/Paper'
+import Table from '@mui/material/Table'
+import TableBody from '@mui/material/TableBody'
+import TableCell from '@mui/material/TableCell'
+import TableContainer from '@mui/material/TableContainer'
+import TableHead from '@mui/material/TableHead'
+import TablePagination from '@mui/material/TablePagination'
+import TableRow from '@mui/material/TableRow'
+import { useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link as RouterLink } from 'react-router-dom'
+import { paths } from '../../../config/paths'
+import { TABLE_ROWS_PER_PAGE } from '../../../config/constants'
+import { taskSearch } from './task-log-host'
+import { TaskStatusChip } from './task-status-chip'
+
+export function locationKey(task: ActiveTask): { key: 'queue' | 'runner' | 'local'; id?: number } {
+  if (task.location === 'queue') return { key: 'queue' }
+  if (task.location === 'runner' || task.runner_id) return { key: 'runner', id: task.runner_id }
+  return { key: 'local' }
+}
+
+/** Tasks of every project that are queued or running; 20 to a page. */
+export function ActiveTasksTable({
+  tasks,
+  projectName,
+  onStop,
+  stopping,
+}: {
+  tasks: ActiveTask[]
+  projectName: (projectId: number) => string
+  onStop: (task: ActiveTask) => void
+  stopping: boolean
+}) {
+  const { t } = useTranslation('tasks')
+  const [page, setPage] = useState(0)
+  const lastPage = Math.max(0, Math.ceil(tasks.length / TABLE_ROWS_PER_PAGE) - 1)
+  const shown = Math.min(page, lastPage)
+  const rows = tasks.slice(shown * TABLE_ROWS_PER_PAGE, (shown + 1) * TABLE_ROWS_PER_PAGE)
+  return (
+    <Paper variant="outlined">
+      <TableContainer>
+        <Table size="small" aria-label={t('active.title')}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('active.task')}</TableCell>
+              <TableCell>{t('active.project')}</TableCell>
+              <TableCell>{t('active.status')}</TableCell>
+              <TableCell>{t('active.location')}</TableCell>
+              <TableCell />
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {rows.map((task) => {
+              const location = locationKey(task)
+              return (
+                <TableRow key={task.task_id} data-task-id={task.task_id}>
+                  <TableCell>
+                    <Link
+                      component={RouterLink}
+                      to={`${paths.projectHistory.href(task.project_id)}${taskSearch(task.task_id)}`}
+                    >
+                      #{task.task_id}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <Link component={RouterLink} to={paths.projectHistory.href(task.project_id)}>
+                      {projectName(task.project_id)}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <TaskStatusChip status={task.status} />
+                  </TableCell>
+                  <TableCell>
+                    {location.key === 'runner'
+                      ? t('active.runner', { id: location.id ?? '' })
+                      : t(`active.${location.key}`)}
+                  </TableCell>
+                  <TableCell align="right">
+                    <IconButton
+                      color="error"
+                      disabled={stopping}
+                      aria-label={t('active.stop', { id: task.task_id })}
+                      onClick={() => onStop(task)}
+                    >
+                      <StopCircleIcon />
+                    </IconButton>
+                  </TableCell>
+                </TableRow>
+              )
+            })}
+          </TableBody>
+        </Table>
+      </TableContainer>
+      {tasks.length > TABLE_ROWS_PER_PAGE ? (
+        <TablePagination
+          component="div"
+          count={tasks.length}
+          page={shown}
+          rowsPerPage={TABLE_ROWS_PER_PAGE}
+          rowsPerPageOptions={[TABLE_ROWS_PER_PAGE]}
+          onPageChange={(_, next) => setPage(next)}
+        />
+      ) : null}
+    </Paper>
+  )
+}

@@ -1,0 +1,167 @@
+import type { Task } from '@flagman/contract'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { mockFetch } from '../../../testing/mock-fetch'
+import { renderWithProviders } from '../../../testing/render'
+import { TaskLogHost } from './task-log-host'
+
+class FakeSocket {
+  static instances: FakeSocket[] = []
+  onmessage: ((event: MessageEvent) => void) | null = null
+  onclose: (() => void) | null = null
+  constructor(public url: string) {
+    FakeSocket.instances.push(this)
+  }
+  close() {}
+  receive(data: unknown) {
+    this.onmessage?.({ data: JSON.stringify(data) } as MessageEvent)
+  }
+}
+
+function task(status: string): Task {
+  return {
+    id: 12,
+    template_id: 3,
+    project_id: 4,
+    status,
+    debug: false,
+    dry_run: false,
+    diff: false,
+    playbook: '',
+    environment: '{}',
+    secret: '{}',
+    limit: '',
+    arguments: null,
+    git_branch: null,
+    message: '',
+    user_id: 1,
+    integration_id: null,
+    schedule_id: null,
+    created: '2026-01-01T00:00:00Z',
+    start: '2026-01-01T00:00:00Z',
+    end: null,
+    commit_hash: '0123456789abcdef',
+    commit_message: 'Fix it',
+    build_task_id: null,
+    version: null,
+    inventory_id: null,
+    params: null,
+  }
+}
+
+function setup(status: string) {
+  const server = mockFetch({
+    'GET /api/project/4/tasks/12': { body: task(status) },
+    'GET /api/project/4/tasks/12/output': {
+      body: [{ task_id: 12, time: '2026-01-01T00:00:01Z', output: '\u001b[32mhello\u001b[0m' }],
+    },
+    'GET /api/project/4/templates/3': { body: { id: 3, name: 'Deploy site' } },
+    'GET /api/project/4/users': {
+      body: [{ id: 1, username: 'ann', name: 'Ann Admin', role: 'owner' }],
+    },
+    'POST /api/project/4/tasks/12/stop': { status: 204 },
+    'POST /api/project/4/tasks/12/confirm': { status: 204 },
+  })
+  renderWithProviders(<TaskLogHost projectId={4} />, { route: '/project/4/history?t=12' })
+  return server
+}
+
+describe('TaskLogDialog', () => {
+  beforeEach(() => {
+    FakeSocket.instances = []
+    vi.stubGlobal('WebSocket', FakeSocket)
+    // jsdom lays nothing out; the virtual log needs a viewport to render rows into.
+    vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(480)
+    vi.spyOn(Element.prototype, 'clientWidth', 'get').mockReturnValue(800)
+  })
+  afterEach(() => {
+    vi.unstubAllGlobals()
+    vi.restoreAllMocks()
+  })
+
+  it('shows the breadcrumb, status, log with colours and the commit', async () => {
+    setup('running')
+    expect(await screen.findByText('Deploy site')).toBeInTheDocument()
+    expect(screen.getByText('#12')).toBeInTheDocument()
+    expect(await screen.findByText('Running')).toBeInTheDocument()
+    await screen.findByText('0123456789 Fix it')
+    const hello = await screen.findByText('hello')
+    expect(hello.tagName).toBe('SPAN')
+    expect(hello).toHaveStyle({ color: 'rgb(0, 187, 0)' })
+    expect(screen.getByText('0123456789 Fix it')).toBeInTheDocument()
+    expect(await screen.findByText('Ann Admin')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Download log' })).toHaveAttribute(
+      'href',
+      '/api/project/4/tasks/12/raw_output',
+    )
+    expect(screen.getByRole('button', { name: 'Stop' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Confirm' })).not.toBeInTheDocument()
+  })
+
+  it('appends live lines and merges status updates', async () => {
+    setup('running')
+    await screen.findByText('hello')
+    const socket = FakeSocket.instances.at(-1)!
+    socket.receive({
+      type: 'log',
+      task_id: 12,
+      project_id: 4,
+      time: '2026-01-01T00:00:02Z',
+      output: 'second line',
+    })
+    expect(await screen.findByText('second line')).toBeInTheDocument()
+    socket.receive({
+      type: 'update',
+      task_id: 12,
+      project_id: 4,
+      template_id: 3,
+      status: 'stopping',
+      start: '2026-01-01T00:00:00Z',
+      end: null,
+      version: null,
+    })
+    expect(await screen.findByText('Stopping...')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Force Stop' })).toBeInTheDocument()
+  })
+
+  it('filters the log by a search ignoring colours and case', async () => {
+    setup('running')
+    await screen.findByText('hello')
+    FakeSocket.instances.at(-1)!.receive({
+      type: 'log',
+      task_id: 12,
+      project_id: 4,
+      time: '2026-01-01T00:00:02Z',
+      output: 'second line',
+    })
+    await screen.findByText('second line')
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Search in log' }), 'HEL')
+    expect(await screen.findByText('Matching lines: 1')).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByText('second line')).not.toBeInTheDocument())
+    expect(screen.getByText('hello')).toBeInTheDocument()
+  })
+
+  it('force-stops a stopping task', async () => {
+    const { requests } = setup('stopping')
+    await userEvent.click(await screen.findByRole('button', { name: 'Force Stop' }))
+    await waitFor(() =>
+      expect(requests.find((r) => r.path.endsWith('/stop'))?.body).toEqual({ force: true }),
+    )
+  })
+
+  it('offers confirm and reject while waiting confirmation', async () => {
+    const { requests } = setup('waiting_confirmation')
+    await userEvent.click(await screen.findByRole('button', { name: 'Confirm' }))
+    expect(screen.getByRole('button', { name: 'Reject' })).toBeInTheDocument()
+    await waitFor(() => expect(requests.some((r) => r.path.endsWith('/confirm'))).toBe(true))
+  })
+
+  it('removes the parameter on close', async () => {
+    setup('success')
+    await screen.findByText('Success')
+    expect(screen.queryByRole('button', { name: 'Stop' })).not.toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/history$/))
+  })
+})

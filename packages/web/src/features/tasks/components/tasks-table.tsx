@@ -1,0 +1,71 @@
+import type { TaskWithTemplate } from '@flagman/contract'
+import Link from '@mui/material/Link'
+import Paper from '@mui/material/Paper'
+import Table from '@mui/material/Table'
+import TableBody from '@mui/material/TableBody'
+import TableCell from '@mui/material/TableCell'
+import TableContainer from '@mui/material/TableContainer'
+import TableHead from '@mui/material/TableHead'
+import TableRow from '@mui/material/TableRow'
+import { useTranslation } from 'react-i18next'
+import { Link as RouterLink } from 'react-router-dom'
+import { taskSearch } from './task-log-host'
+import { TaskStatusChip } from './task-status-chip'
+
+function formatDate(value: string | null): string {
+  if (!value) return '—'
+  const date = new Date(value)
+  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString()
+}
+
+function duration(start: string | null, end: string | null): string {
+  if (!start || !end) return '—'
+  const seconds = Math.max(
+    0,
+    Math.round((new Date(end).getTime() - new Date(start).getTime()) / 1000),
+  )
+  if (Number.isNaN(seconds)) return '—'
+  const minutes = Math.floor(seconds / 60)
+  return minutes > 0 ? `${minutes}m ${seconds % 60}s` : `${seconds}s`
+}
+
+/** A project's tasks, newest first; the task number opens its log. */
+export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
+  const { t } = useTranslation('tasks')
+  return (
+    <Paper variant="outlined">
+      <TableContainer>
+        <Table size="small">
+          <TableHead>
+            <TableRow>
+              <TableCell>{t('history.task')}</TableCell>
+              <TableCell>{t('history.template')}</TableCell>
+              <TableCell>{t('history.status')}</TableCell>
+              <TableCell>{t('history.user')}</TableCell>
+              <TableCell>{t('history.start')}</TableCell>
+              <TableCell>{t('history.duration')}</TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {tasks.map((task) => (
+              <TableRow key={task.id} data-task-id={task.id}>
+                <TableCell>
+                  <Link component={RouterLink} to={{ search: taskSearch(task.id) }}>
+                    #{task.id}
+                  </Link>
+                </TableCell>
+                <TableCell>{task.tpl_alias}</TableCell>
+                <TableCell>
+                  <TaskStatusChip status={task.status} />
+                </TableCell>
+                <TableCell>{task.user_name ?? '—'}</TableCell>
+                <TableCell>{formatDate(task.start ?? task.created)}</TableCell>
+                <TableCell>{duration(task.start, task.end)}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
+    </Paper>
+  )
+}

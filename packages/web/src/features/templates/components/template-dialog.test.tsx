@@ -1,0 +1,417 @@
+import type { AccessKey, App, Inventory, Repository, Schedule, Template } from '@flagman/contract'
+import { screen, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it, vi } from 'vitest'
+import { mockFetch } from '../../../testing/mock-fetch'
+import { renderWithProviders } from '../../../testing/render'
+import { TemplateDialog, type TemplateDialogMode } from './template-dialog'
+
+/** Dialogs with several fields take a few seconds to fill in on a busy machine. */
+const SLOW_TEST_MS = 30_000
+
+function app(id: string, title: string): App {
+  return {
+    id,
+    title,
+    active: true,
+    priority: 0,
+    icon: id,
+    color: '',
+    dark_color: '',
+    path: '',
+    args: null,
+  }
+}
+
+const apps = [app('ansible', 'Ansible'), app('terraform', 'Terraform'), app('bash', 'Bash')]
+
+const repository: Repository = {
+  id: 7,
+  name: 'site',
+  project_id: 3,
+  git_url: 'https://example.com/site.git',
+  git_branch: 'main',
+  ssh_key_id: 1,
+}
+
+const inventory: Inventory = {
+  id: 8,
+  name: 'hosts',
+  project_id: 3,
+  type: 'static',
+  inventory: 'localhost',
+  ssh_key_id: 1,
+  become_key_id: null,
+  repository_id: null,
+  template_id: null,
+}
+
+const vaultKey: AccessKey = {
+  id: 9,
+  name: 'vault-pass',
+  type: 'login_password',
+  project_id: 3,
+  login_password: { login: '', password: '' },
+  ssh: { login: '', passphrase: '', private_key: '' },
+  string: '',
+  override_secret: false,
+}
+
+function lists(extra: Parameters<typeof mockFetch>[0] = {}) {
+  return mockFetch({
+    'GET /api/apps': { body: apps },
+    'GET /api/project/3/inventory': { body: [inventory] },
+    'GET /api/project/3/repositories': { body: [repository] },
+    'GET /api/project/3/environment': { body: [] },
+    'GET /api/project/3/keys': { body: [vaultKey] },
+    'GET /api/project/3/views': { body: [] },
+    'GET /api/project/3/templates': { body: [] },
+    ...extra,
+  })
+}
+
+function bashTemplate(overrides: Partial<Template> = {}): Template {
+  return {
+    id: 20,
+    project_id: 3,
+    name: 'deploy',
+    description: null,
+    type: '',
+    app: 'bash',
+    playbook: 'deploy.sh',
+    arguments: null,
+    allow_override_args_in_task: false,
+    inventory_id: null,
+    repository_id: 7,
+    environment_id: null,
+    view_id: null,
+    build_template_id: null,
+    start_version: null,
+    autorun: false,
+    git_branch: null,
+    survey_vars: null,
+    vaults: [],
+    suppress_success_alerts: false,
+    task_params: null,
+    tasks: 0,
+    last_task: null,
+    ...overrides,
+  }
+}
+
+const commitCheck: Schedule = {
+  id: 5,
+  project_id: 3,
+  template_id: 20,
+  name: 'deploy',
+  cron_format: '*/10 * * * *',
+  active: true,
+  repository_id: 7,
+}
+
+function renderDialog(mode: TemplateDialogMode) {
+  const onClose = vi.fn()
+  renderWithProviders(<TemplateDialog open projectId={3} mode={mode} onClose={onClose} />)
+  return { onClose }
+}
+
+const field = (name: RegExp | string) =>
+  screen.getByLabelText(name, { selector: 'input, textarea' })
+
+async function choose(label: RegExp, option: string) {
+  await userEvent.click(screen.getByRole('combobox', { name: label }))
+  await userEvent.click(await screen.findByRole('option', { name: option }))
+}
+
+describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
+  it('shows and requires the Ansible fields', async () => {
+    const { requests } = lists()
+    renderDialog({ kind: 'new', app: 'ansible' })
+    expect(await screen.findByRole('dialog', { name: 'New Ansible template' })).toBeVisible()
+    expect(field(/^Playbook filename/)).toBeRequired()
+    expect(screen.getByRole('combobox', { name: /^Inventory/ })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Add vault' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Name is required')).toBeInTheDocument()
+    expect(screen.getByText('Playbook filename is required')).toBeInTheDocument()
+    expect(screen.getByText('Inventory is required')).toBeInTheDocument()
+    expect(screen.getByText('Repository is required')).toBeInTheDocument()
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(0)
+  })
+
+  it('makes the Terraform subdirectory optional and hides inventory and vaults', async () => {
+    const { requests } = lists({
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...(request.body as object), id: 11 },
+      }),
+    })
+    renderDialog({ kind: 'new', app: 'terraform' })
+    expect(await screen.findByRole('dialog', { name: 'New Terraform template' })).toBeVisible()
+    expect(field(/^Subdirectory path/)).not.toBeRequired()
+    expect(screen.queryByRole('combobox', { name: /^Inventory/ })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Add vault' })).not.toBeInTheDocument()
+    await userEvent.type(field(/^Name/), 'infra')
+    await choose(/^Repository/, 'site')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template infra created')).toBeInTheDocument()
+    const post = requests.find((request) => request.method === 'POST')
+    expect(post?.body).toMatchObject({
+      app: 'terraform',
+      name: 'infra',
+      playbook: '',
+      repository_id: 7,
+      inventory_id: null,
+      vaults: [],
+      arguments: null,
+    })
+  })
+
+  it('asks Bash for a script and no inventory, and saves the CLI args as JSON', async () => {
+    const { requests } = lists({
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...(request.body as object), id: 12 },
+      }),
+    })
+    renderDialog({ kind: 'new', app: 'bash' })
+    expect(await screen.findByRole('dialog', { name: 'New Bash template' })).toBeVisible()
+    expect(field(/^Script filename/)).toBeRequired()
+    expect(screen.queryByRole('combobox', { name: /^Inventory/ })).not.toBeInTheDocument()
+    await userEvent.type(field(/^Name/), 'deploy')
+    await userEvent.type(field(/^Script filename/), 'deploy.sh')
+    await choose(/^Repository/, 'site')
+    await userEvent.click(screen.getByRole('button', { name: 'Add argument' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Argument can not be empty')).toBeInTheDocument()
+    await userEvent.type(field('Argument 1'), '--verbose')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template deploy created')).toBeInTheDocument()
+    const post = requests.find((request) => request.method === 'POST')
+    expect(post?.body).toMatchObject({
+      app: 'bash',
+      playbook: 'deploy.sh',
+      arguments: '["--verbose"]',
+    })
+  })
+
+  it('requires a start version for a build template', async () => {
+    lists()
+    renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    await choose(/^Type/, 'Build')
+    expect(field(/^Start version/)).toBeRequired()
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(
+      await screen.findByText('Start version is required for a build template'),
+    ).toBeInTheDocument()
+  })
+
+  it('checks the values of an enumeration survey variable', async () => {
+    lists()
+    renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    await userEvent.click(screen.getByRole('button', { name: 'Add variable' }))
+    const variable = await screen.findByRole('dialog', { name: 'New survey variable' })
+    const inside = within(variable)
+    await userEvent.type(inside.getByLabelText(/^Name/, { selector: 'input' }), 'region')
+    await userEvent.type(inside.getByLabelText(/^Title/, { selector: 'input' }), 'Region')
+    await userEvent.click(inside.getByRole('combobox', { name: /^Type/ }))
+    await userEvent.click(await screen.findByRole('option', { name: 'Enumeration' }))
+    await userEvent.click(inside.getByRole('button', { name: 'Save' }))
+    expect(await inside.findByText('Enumeration must have values.')).toBeInTheDocument()
+
+    await userEvent.click(inside.getByRole('button', { name: 'Add value' }))
+    await userEvent.click(inside.getByRole('button', { name: 'Save' }))
+    expect(await inside.findByText('Value name cannot be empty.')).toBeInTheDocument()
+
+    const names = () => inside.getAllByLabelText('Value name', { selector: 'input' })
+    await userEvent.type(names()[0] as HTMLElement, 'eu')
+    await userEvent.click(inside.getByRole('button', { name: 'Add value' }))
+    await userEvent.type(names()[1] as HTMLElement, 'eu')
+    await userEvent.click(inside.getByRole('button', { name: 'Save' }))
+    expect(
+      await inside.findByText('Enumeration values must have unique names.'),
+    ).toBeInTheDocument()
+
+    await userEvent.clear(names()[1] as HTMLElement)
+    await userEvent.type(names()[1] as HTMLElement, 'us')
+    await userEvent.click(inside.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByRole('button', { name: 'Edit variable region' })).toBeInTheDocument()
+    expect(screen.queryByRole('dialog', { name: 'New survey variable' })).not.toBeInTheDocument()
+  })
+
+  it('requires a vault client script to end with -client', async () => {
+    const { requests } = lists({
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...(request.body as object), id: 13 },
+      }),
+    })
+    renderDialog({ kind: 'new', app: 'ansible' })
+    await screen.findByRole('dialog', { name: 'New Ansible template' })
+    await userEvent.type(field(/^Name/), 'site')
+    await userEvent.type(field(/^Playbook filename/), 'site.yml')
+    await choose(/^Inventory/, 'hosts')
+    await choose(/^Repository/, 'site')
+    await userEvent.click(screen.getByRole('button', { name: 'Add vault' }))
+    await choose(/^Vault type/, 'Client script')
+    await userEvent.type(field(/^Client script/), 'vault.py')
+    expect(
+      screen.getByText('The script name must end with -client (an extension may follow)'),
+    ).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(field(/^Client script/)).toHaveAccessibleDescription(
+      'The script name must end with -client (an extension may follow)',
+    )
+    expect(requests.filter((request) => request.method === 'POST')).toHaveLength(0)
+
+    await userEvent.clear(field(/^Client script/))
+    await userEvent.type(field(/^Client script/), 'vault-client.py')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template site created')).toBeInTheDocument()
+    const post = requests.find((request) => request.method === 'POST')
+    expect(post?.body).toMatchObject({
+      vaults: [{ name: null, type: 'script', script: 'vault-client.py', vault_key_id: null }],
+    })
+  })
+
+  it('requires a repository for the commit check and creates the check with the template', async () => {
+    const { requests } = lists({
+      'POST /api/project/3/schedules/validate': { status: 200 },
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...bashTemplate(), ...(request.body as object), id: 14 },
+      }),
+      'POST /api/project/3/schedules': (request) => ({
+        status: 201,
+        body: { ...(request.body as object), id: 30 },
+      }),
+    })
+    renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    await userEvent.type(field(/^Name/), 'deploy')
+    await userEvent.type(field(/^Script filename/), 'deploy.sh')
+    const toggle = screen.getByRole('switch', { name: 'Check the repository for new commits' })
+    expect(toggle).not.toBeChecked()
+    expect(screen.queryByRole('combobox', { name: /^Check interval/ })).not.toBeInTheDocument()
+    await userEvent.click(toggle)
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(
+      await screen.findByText('A repository is required to check for new commits'),
+    ).toBeInTheDocument()
+    // Without the check, the repository is only what the app itself asks for.
+    await userEvent.click(toggle)
+    expect(await screen.findByText('Repository is required')).toBeInTheDocument()
+    expect(
+      screen.queryByText('A repository is required to check for new commits'),
+    ).not.toBeInTheDocument()
+    await userEvent.click(toggle)
+    expect(screen.getByRole('combobox', { name: /^Check interval/ })).toHaveTextContent('1 minute')
+    await choose(/^Check interval/, '1 hour')
+    await choose(/^Repository/, 'site')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template deploy created')).toBeInTheDocument()
+    const writes = requests.filter((request) => request.method !== 'GET')
+    expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'POST /api/project/3/schedules/validate',
+      'POST /api/project/3/templates',
+      'POST /api/project/3/schedules',
+    ])
+    expect(writes[0]?.body).toEqual({ cron_format: '0 * * * *' })
+    expect(writes[2]?.body).toEqual({
+      name: 'deploy',
+      template_id: 14,
+      cron_format: '0 * * * *',
+      repository_id: 7,
+      active: true,
+      project_id: 3,
+    })
+  })
+
+  it('shows the commit check of an edited template and saves its new interval', async () => {
+    const { requests } = lists({
+      'GET /api/project/3/templates/20/schedules': { body: [commitCheck] },
+      'POST /api/project/3/schedules/validate': { status: 200 },
+      'PUT /api/project/3/templates/20': { status: 204 },
+      'PUT /api/project/3/schedules/5': { status: 204 },
+    })
+    renderDialog({
+      kind: 'edit',
+      template: bashTemplate({ task_params: { limit: ['web'] } }),
+    })
+    await screen.findByRole('dialog', { name: 'Edit template' })
+    expect(
+      await screen.findByRole('switch', { name: 'Check the repository for new commits' }),
+    ).toBeChecked()
+    expect(screen.getByRole('combobox', { name: /^Check interval/ })).toHaveTextContent(
+      '10 minutes',
+    )
+    const branch = screen.getByRole('checkbox', { name: 'Allow branch override in task' })
+    expect(branch).not.toBeChecked()
+    await userEvent.click(branch)
+    await choose(/^Check interval/, '24 hours')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.path === '/api/project/3/templates/20')
+    // Other task parameters stay as they are.
+    expect(put?.body).toMatchObject({
+      task_params: { limit: ['web'], allow_override_branch_in_task: true },
+    })
+    const schedule = requests.find((request) => request.path === '/api/project/3/schedules/5')
+    expect(schedule?.method).toBe('PUT')
+    expect(schedule?.body).toEqual({
+      id: 5,
+      name: 'deploy',
+      template_id: 20,
+      cron_format: '0 0 * * *',
+      repository_id: 7,
+      active: true,
+      project_id: 3,
+    })
+  })
+
+  it('shows a custom interval, and removes the commit check when the toggle is cleared', async () => {
+    const custom = { ...commitCheck, cron_format: '15 3 * * 1' }
+    const { requests } = lists({
+      'GET /api/project/3/templates/20/schedules': { body: [custom] },
+      'PUT /api/project/3/templates/20': { status: 204 },
+      'DELETE /api/project/3/schedules/5': { status: 204 },
+    })
+    renderDialog({
+      kind: 'edit',
+      template: bashTemplate({ task_params: { allow_override_branch_in_task: true } }),
+    })
+    await screen.findByRole('dialog', { name: 'Edit template' })
+    expect(await screen.findByRole('combobox', { name: /^Check interval/ })).toHaveTextContent(
+      'Custom: 15 3 * * 1',
+    )
+    expect(screen.getByRole('checkbox', { name: 'Allow branch override in task' })).toBeChecked()
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Allow branch override in task' }))
+    await userEvent.click(
+      screen.getByRole('switch', { name: 'Check the repository for new commits' }),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
+    const writes = requests.filter((request) => request.method !== 'GET')
+    expect(writes.map((request) => `${request.method} ${request.path}`)).toEqual([
+      'PUT /api/project/3/templates/20',
+      'DELETE /api/project/3/schedules/5',
+    ])
+    expect(writes[0]?.body).toMatchObject({ task_params: null })
+  })
+
+  it('shows a server refusal in the red alert', async () => {
+    lists({
+      'POST /api/project/3/templates': { status: 400, body: { error: 'template name taken' } },
+    })
+    const { onClose } = renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    await userEvent.type(field(/^Name/), 'deploy')
+    await userEvent.type(field(/^Script filename/), 'deploy.sh')
+    await choose(/^Repository/, 'site')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('template name taken')
+    expect(onClose).not.toHaveBeenCalled()
+  })
+})

@@ -1,0 +1,80 @@
+import type { User } from '@flagman/contract'
+import Button from '@mui/material/Button'
+import Divider from '@mui/material/Divider'
+import Typography from '@mui/material/Typography'
+import { useId } from 'react'
+import { useTranslation } from 'react-i18next'
+import { AppDialog } from '../../../components/app-dialog'
+import { ErrorAlert } from '../../../components/error-alert'
+import { useSnackbar } from '../../../hooks/use-snackbar'
+import { useUpdateUser } from '../api/update-user'
+import { ChangePasswordForm } from './change-password-form'
+import { toUserBody, UserForm } from './user-form'
+
+export interface EditAccountDialogProps {
+  open: boolean
+  /** The signed-in user. */
+  user: User
+  onClose: () => void
+}
+
+/** The signed-in user's own profile, with a separate form to change the password. */
+export function EditAccountDialog({ open, user, onClose }: EditAccountDialogProps) {
+  const { t } = useTranslation('users')
+  const { t: tc } = useTranslation()
+  const formId = useId()
+  const { showMessage } = useSnackbar()
+  const update = useUpdateUser()
+
+  const close = () => {
+    update.reset()
+    onClose()
+  }
+
+  return (
+    <AppDialog
+      open={open}
+      onClose={close}
+      title={t('account.title')}
+      actions={
+        <>
+          <Button onClick={close} disabled={update.isPending}>
+            {tc('actions.cancel')}
+          </Button>
+          <Button type="submit" form={formId} variant="contained" loading={update.isPending}>
+            {tc('actions.save')}
+          </Button>
+        </>
+      }
+    >
+      <ErrorAlert error={update.error} />
+      {open ? (
+        <>
+          <UserForm
+            id={formId}
+            user={user}
+            viewerIsAdmin={user.admin}
+            isSelf
+            showPassword={false}
+            onSubmit={(values) =>
+              update.mutate(
+                { userId: user.id, body: toUserBody(values, user) },
+                {
+                  onSuccess: () => {
+                    showMessage(t('messages.saved', { name: values.name }))
+                    close()
+                  },
+                },
+              )
+            }
+          />
+          <Divider sx={{ my: 2 }} />
+          <Typography variant="subtitle1" component="h3" sx={{ mb: 1.5, fontWeight: 600 }}>
+            {t('account.changePassword')}
+          </Typography>
+          <ChangePasswordForm userId={user.id} disabled={user.external} />
+        </>
+      ) : null}
+    </AppDialog>
+  )
+}
