@@ -1,0 +1,289 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  type ApiClient,
+  appRoutes,
+  keyRoutes,
+  type Project,
+  repositoryRoutes,
+  taskRoutes,
+  templateRoutes,
+} from '@flagman/contract'
+import type { RouteBody } from '@flagman/contract'
+import { type Page } from '@playwright/test'
+import {
+  expect,
+  expectAccessible,
+  newProject,
+  signIn,
+  test,
+  uniqueId,
+} from '../support/fixtures.js'
+
+const SCRIPTS: Record<string, string> = {
+  'ticks.sh': 'for i in 1 2 3; do echo "tick $i"; sleep 1; done\n',
+  'trap.sh': "trap '' TERM\necho started\nwhile true; do sleep 0.1; done\n",
+  'sleep.sh': 'echo started\nsleep 60\n',
+  'greet.sh': 'echo "greeting $*"\n',
+  'flood.sh': 'seq 1 100000 | sed "s/^/line /"\n',
+}
+
+/** A local git repository with the scripts committed. */
+function gitRepository(): { path: string; dispose(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'flagman-e2e-repo-'))
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: path,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.test',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.test',
+      },
+    })
+  git('init', '-q', '-b', 'main')
+  for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(path, name), text)
+  git('add', '.')
+  git('commit', '-q', '-m', 'scripts')
+  return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+type TemplateBody = RouteBody<typeof templateRoutes.create>
+
+interface Fixture {
+  project: Project
+  template: (playbook: string, extra?: Partial<TemplateBody>) => Promise<number>
+  run: (templateId: number) => Promise<number>
+}
+
+async function taskProject(api: ApiClient, repoPath: string): Promise<Fixture> {
+  await api.call(appRoutes.setActive, { params: { app_id: 'bash' }, body: { active: true } })
+  const project = await newProject(api, `Tasks ${uniqueId()}`)
+  const params = { project_id: project.id }
+  const keys = await api.call(keyRoutes.list, { params })
+  let keyId = keys?.find((k) => k.type === 'none')?.id
+  if (keyId === undefined) {
+    keyId = (
+      await api.call(keyRoutes.create, {
+        params,
+        body: { name: 'none', type: 'none', project_id: project.id },
+      })
+    ).id
+  }
+  const repository = await api.call(repositoryRoutes.create, {
+    params,
+    body: {
+      name: 'scripts',
+      git_url: repoPath,
+      git_branch: '',
+      ssh_key_id: keyId,
+      project_id: project.id,
+    },
+  })
+  return {
+    project,
+    template: async (playbook, extra = {}) =>
+      (
+        await api.call(templateRoutes.create, {
+          params,
+          body: {
+            name: playbook.replace('.sh', ''),
+            app: 'bash',
+            playbook,
+            repository_id: repository.id,
+            project_id: project.id,
+            ...extra,
+          },
+        })
+      ).id,
+    run: async (templateId) =>
+      (await api.call(taskRoutes.create, { params, body: { template_id: templateId } })).id,
+  }
+}
+
+function logDialog(page: Page) {
+  return page.getByRole('dialog')
+}
+
+test.describe('tasks', () => {
+  let repo: { path: string; dispose(): void }
+  test.beforeAll(() => {
+    repo = gitRepository()
+  })
+  test.afterAll(() => repo.dispose())
+
+  test('history updates live and the log opens from ?t=', async ({ page, adminApi }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const ticks = await fixture.template('ticks.sh')
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/history`)
+    await expect(page.getByText('No tasks yet')).toBeVisible()
+
+    const taskId = await fixture.run(ticks)
+    const row = page.locator(`tr[data-task-id="${taskId}"]`)
+    await expect(row).toBeVisible()
+    await row.getByRole('link', { name: `#${taskId}` }).click()
+    await expect(page).toHaveURL(new RegExp(`\\?t=${taskId}$`))
+    const dialog = logDialog(page)
+    await expect(dialog.getByText('ticks', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('tick 3', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(dialog.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(row.getByText('Success')).toBeVisible()
+    await expectAccessible(page, '[role="dialog"]')
+
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(page).toHaveURL(new RegExp(`/project/${fixture.project.id}/history$`))
+    await expectAccessible(page)
+  })
+
+  test('stops a long task and force-stops it', async ({ page, adminApi }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const trap = await fixture.template('trap.sh')
+    const taskId = await fixture.run(trap)
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/history?t=${taskId}`)
+    const dialog = logDialog(page)
+    await expect(dialog.getByText('started', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(dialog.getByText('Running', { exact: true })).toBeVisible()
+    await dialog.getByRole('button', { name: 'Stop', exact: true }).click()
+    await expect(dialog.getByText('Stopping...')).toBeVisible()
+    await dialog.getByRole('button', { name: 'Force Stop' }).click()
+    await expect(dialog.getByText('Stopped', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(dialog.getByRole('button', { name: /Stop/ })).toHaveCount(0)
+  })
+
+  test('admins see running tasks on /tasks', async ({ page, adminApi }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const sleep = await fixture.template('sleep.sh')
+    const taskId = await fixture.run(sleep)
+    await signIn(page)
+    await page.goto('/tasks')
+    const row = page.locator(`tr[data-task-id="${taskId}"]`)
+    await expect(row).toBeVisible()
+    await expect(row.getByRole('link', { name: fixture.project.name })).toBeVisible()
+    await row.getByRole('button', { name: `Stop task #${taskId}` }).click()
+    await expect(row).toBeHidden({ timeout: 20_000 })
+  })
+
+  test('runs a template from its page with a required survey variable', async ({
+    page,
+    adminApi,
+  }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const greet = await fixture.template('greet.sh', {
+      survey_vars: [{ name: 'who', title: 'Who', required: true }],
+    })
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/templates/${greet}/tasks`)
+    await expect(page.getByText('No tasks yet')).toBeVisible()
+    await page.getByRole('button', { name: 'Run' }).click()
+    const form = page.getByRole('dialog', { name: 'New Task: greet' })
+    await form.getByRole('button', { name: 'Run' }).click()
+    await expect(form.getByText('Who is required')).toBeVisible()
+    await form.getByRole('textbox', { name: 'Who' }).fill('world')
+    await form.getByRole('textbox', { name: 'Message (optional)' }).fill('first run')
+    await expectAccessible(page, '[role="dialog"]')
+    await form.getByRole('button', { name: 'Run' }).click()
+
+    await expect(page).toHaveURL(/\?t=\d+$/)
+    const dialog = logDialog(page)
+    await expect(dialog.getByText('greeting who=world', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    })
+    await expect(dialog.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(page).not.toHaveURL(/\?t=/)
+    await expect(page.locator('tr[data-task-id]')).toHaveCount(1)
+    await expect(page.locator('tr[data-task-id]').getByText('Success')).toBeVisible()
+  })
+
+  test('a 100,000-line log stays responsive', async ({ page, adminApi }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const flood = await fixture.template('flood.sh')
+    const taskId = await fixture.run(flood)
+    await expect
+      .poll(
+        async () =>
+          (
+            await adminApi.call(taskRoutes.get, {
+              params: { project_id: fixture.project.id, task_id: taskId },
+            })
+          ).status,
+        { timeout: 60_000 },
+      )
+      .toBe('success')
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/history?t=${taskId}`)
+    const dialog = logDialog(page)
+    await expect(dialog.getByText('line 100000', { exact: true })).toBeVisible({ timeout: 30_000 })
+    // Only the visible window of lines is in the document.
+    expect(await dialog.getByText(/^line \d+$/).count()).toBeLessThan(500)
+  })
+
+  test('deploys a chosen build version and shows the stats chart', async ({ page, adminApi }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const build = await fixture.template('greet.sh', {
+      name: 'build app',
+      type: 'build',
+      start_version: '1.0.0',
+    })
+    const deploy = await fixture.template('greet.sh', {
+      name: 'deploy app',
+      type: 'deploy',
+      build_template_id: build,
+    })
+    const params = { project_id: fixture.project.id }
+    const finished = async (taskId: number) =>
+      expect
+        .poll(
+          async () =>
+            (await adminApi.call(taskRoutes.get, { params: { ...params, task_id: taskId } }))
+              .status,
+          { timeout: 30_000 },
+        )
+        .toBe('success')
+    const first = await fixture.run(build)
+    await finished(first)
+    const second = await fixture.run(build)
+    await finished(second)
+    const firstVersion = (
+      await adminApi.call(taskRoutes.get, { params: { ...params, task_id: first } })
+    ).version
+    const secondVersion = (
+      await adminApi.call(taskRoutes.get, { params: { ...params, task_id: second } })
+    ).version
+    expect(firstVersion).not.toBe(secondVersion)
+
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/templates/${deploy}/tasks`)
+    await page.getByRole('button', { name: 'Deploy' }).click()
+    const form = page.getByRole('dialog', { name: 'New Deploy: deploy app' })
+    const version = form.getByRole('combobox', { name: 'Build version' })
+    await expect(version).toContainText(secondVersion ?? '')
+    await version.click()
+    await page.getByRole('option', { name: new RegExp(`^${firstVersion}`) }).click()
+    await form.getByRole('button', { name: 'Deploy' }).click()
+
+    await expect(page).toHaveURL(/\?t=\d+$/)
+    const taskId = Number(new URL(page.url()).searchParams.get('t'))
+    await expect(logDialog(page).getByText('Success', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    })
+    const deployed = await adminApi.call(taskRoutes.get, { params: { ...params, task_id: taskId } })
+    expect(deployed.build_task_id).toBe(first)
+    await logDialog(page).getByRole('button', { name: 'Close' }).click()
+
+    await page.getByRole('tab', { name: 'Details' }).click()
+    await expect(page.getByText('Task statistics')).toBeVisible()
+    await expect(page.getByRole('img', { name: 'Success: 1, failed: 0, stopped: 0' })).toBeVisible()
+    await page.getByRole('combobox', { name: 'Period' }).click()
+    await page.getByRole('option', { name: 'Past year' }).click()
+    await expect(page.getByRole('img', { name: /^Success: 1/ })).toBeVisible()
+    await expectAccessible(page)
+  })
+})
