@@ -1,0 +1,146 @@
+// Shared set-up of the task benchmarks: a real server (bin/flagman server) on a temporary
+// data folder, an administrator session, a project whose repository is a local git folder.
+
+import { execFileSync, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import WebSocket from 'ws'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
+const ADMIN = { login: 'admin', password: 'bench-admin-password' }
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+}
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+}
+
+/** Server CPU seconds (user + system) and resident memory in MB, from /proc. */
+export function processStats(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  const ticks = Number(stat[11]) + Number(stat[12])
+  const rssPages = Number(stat[21])
+  return { cpuSeconds: ticks / 100, rssMb: (rssPages * 4096) / 1024 / 1024 }
+}
+
+export async function startBench(scripts, env = {}) {
+  const repo = mkdtempSync(join(tmpdir(), 'flagman-bench-repo-'))
+  for (const [name, text] of Object.entries(scripts)) writeFileSync(join(repo, name), text)
+  const git = (...args) =>
+    execFileSync('git', args, {
+      cwd: repo,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 'b',
+        GIT_AUTHOR_EMAIL: 'b@example.test',
+        GIT_COMMITTER_NAME: 'b',
+        GIT_COMMITTER_EMAIL: 'b@example.test',
+      },
+    })
+  git('init', '-q', '-b', 'main')
+  git('add', '.')
+  git('commit', '-q', '-m', 'bench')
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'flagman-bench-'))
+  let log = ''
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/flagman'), 'server'], {
+    env: {
+      ...process.env,
+      FLAGMAN_HOST: '127.0.0.1',
+      FLAGMAN_PORT: '0',
+      FLAGMAN_DATA_DIR: dataDir,
+      FLAGMAN_LOG_LEVEL: 'warn',
+      FLAGMAN_ADMIN_LOGIN: ADMIN.login,
+      FLAGMAN_ADMIN_PASSWORD: ADMIN.password,
+      ...env,
+    },
+    stdio: 'pipe',
+  })
+  child.stdout.on('data', (c) => (log += c))
+  child.stderr.on('data', (c) => (log += c))
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start\n${log}`)), 30_000)
+    child.stdout.on('data', () => {
+      const m = /is listening on (http:\/\/\S+)/.exec(log)
+      if (m) {
+        clearTimeout(timer)
+        resolve(m[1])
+      }
+    })
+  })
+  const login = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }),
+  })
+  const cookie = /semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
+  const api = async (method, path, body) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    const text = await res.text()
+    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`)
+    return text ? JSON.parse(text) : undefined
+  }
+  await api('POST', '/api/apps/bash/active', { active: true })
+  const project = await api('POST', '/api/projects', { name: 'Bench' })
+  const keys = await api('GET', `/api/project/${project.id}/keys`)
+  const none = keys.find((k) => k.name === 'None')
+  const repository = await api('POST', `/api/project/${project.id}/repositories`, {
+    name: 'bench',
+    project_id: project.id,
+    git_url: repo,
+    git_branch: '',
+    ssh_key_id: none.id,
+  })
+  let n = 0
+  const template = async (playbook) =>
+    (
+      await api('POST', `/api/project/${project.id}/templates`, {
+        name: `bench-${(n += 1)}`,
+        project_id: project.id,
+        app: 'bash',
+        playbook,
+        repository_id: repository.id,
+      })
+    ).id
+  const run = (templateId) =>
+    api('POST', `/api/project/${project.id}/tasks`, { template_id: templateId })
+  const socket = () =>
+    new Promise((resolve, reject) => {
+      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/ws`, {
+        headers: { Cookie: cookie },
+      })
+      ws.once('open', () => resolve(ws))
+      ws.once('error', reject)
+    })
+  return {
+    url,
+    cookie,
+    pid: child.pid,
+    dataDir,
+    project,
+    api,
+    template,
+    run,
+    socket,
+    async stop() {
+      const exited = new Promise((r) => child.once('exit', r))
+      child.kill('SIGTERM')
+      await exited
+      rmSync(dataDir, { recursive: true, force: true })
+      rmSync(repo, { recursive: true, force: true })
+    },
+  }
+}
