@@ -1,4 +1,4 @@
-import { lazy, type ReactNode, Suspense } from 'react'
+import type { ComponentType } from 'react'
 import { createBrowserRouter, type RouteObject } from 'react-router-dom'
 import { LoadingState } from '../components/loading-state'
 import { paths } from '../config/paths'
@@ -31,38 +31,14 @@ const chunks = {
   notFound: () => import('./routes/not-found'),
 }
 
-const LoginRoute = lazy(() => chunks.login().then((m) => ({ default: m.LoginRoute })))
-const AppRoot = lazy(() => chunks.appRoot().then((m) => ({ default: m.AppRoot })))
-const ShellLayout = lazy(() => chunks.shell().then((m) => ({ default: m.ShellLayout })))
-const ProjectLayout = lazy(() => chunks.projectLayout().then((m) => ({ default: m.ProjectLayout })))
-const RootRedirect = lazy(() => chunks.rootRedirect().then((m) => ({ default: m.RootRedirect })))
-const ProjectLanding = lazy(() => chunks.landing().then((m) => ({ default: m.ProjectLanding })))
-const HistoryRoute = lazy(() => chunks.history().then((m) => ({ default: m.HistoryRoute })))
-const SettingsRoute = lazy(() => chunks.settings().then((m) => ({ default: m.SettingsRoute })))
-const TeamRoute = lazy(() => chunks.team().then((m) => ({ default: m.TeamRoute })))
-const InventoryRoute = lazy(() => chunks.inventory().then((m) => ({ default: m.InventoryRoute })))
-const EnvironmentRoute = lazy(() =>
-  chunks.environment().then((m) => ({ default: m.EnvironmentRoute })),
-)
-const KeysRoute = lazy(() => chunks.keys().then((m) => ({ default: m.KeysRoute })))
-const RepositoriesRoute = lazy(() =>
-  chunks.repositories().then((m) => ({ default: m.RepositoriesRoute })),
-)
-const ActivityRoute = lazy(() => chunks.activity().then((m) => ({ default: m.ActivityRoute })))
-const NewProjectRoute = lazy(() =>
-  chunks.newProject().then((m) => ({ default: m.NewProjectRoute })),
-)
-const RestoreProjectRoute = lazy(() =>
-  chunks.restore().then((m) => ({ default: m.RestoreProjectRoute })),
-)
-const TemplatesRoute = lazy(() => chunks.templates().then((m) => ({ default: m.TemplatesRoute })))
-const TemplateRoute = lazy(() => chunks.template().then((m) => ({ default: m.TemplateRoute })))
-const AppsRoute = lazy(() => chunks.apps().then((m) => ({ default: m.AppsRoute })))
-const ActiveTasksRoute = lazy(() =>
-  chunks.activeTasks().then((m) => ({ default: m.ActiveTasksRoute })),
-)
-const UsersRoute = lazy(() => chunks.users().then((m) => ({ default: m.UsersRoute })))
-const NotFoundRoute = lazy(() => chunks.notFound().then((m) => ({ default: m.NotFoundRoute })))
+/**
+ * The route's component, loaded by the router before it renders the route. Unlike a lazy
+ * component inside Suspense, nested pages then appear together, in one commit, as soon as
+ * their code is here, instead of one fallback after another.
+ */
+function lazyComponent<M>(chunk: () => Promise<M>, pick: (module: M) => ComponentType) {
+  return async () => ({ Component: pick(await chunk()) })
+}
 
 /** The page chunk of each project page name (`/project/{id}/{page}`). */
 const PROJECT_PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
@@ -108,61 +84,87 @@ export function preloadRoute(
   }
 }
 
-function page(element: ReactNode, fullPage = false) {
-  return <Suspense fallback={<LoadingState fullPage={fullPage} />}>{element}</Suspense>
-}
+const fullPageLoading = <LoadingState fullPage />
+const historyRoute = lazyComponent(chunks.history, (m) => m.HistoryRoute)
+const settingsRoute = lazyComponent(chunks.settings, (m) => m.SettingsRoute)
+const teamRoute = lazyComponent(chunks.team, (m) => m.TeamRoute)
+const inventoryRoute = lazyComponent(chunks.inventory, (m) => m.InventoryRoute)
+const environmentRoute = lazyComponent(chunks.environment, (m) => m.EnvironmentRoute)
+const keysRoute = lazyComponent(chunks.keys, (m) => m.KeysRoute)
+const repositoriesRoute = lazyComponent(chunks.repositories, (m) => m.RepositoriesRoute)
+const activityRoute = lazyComponent(chunks.activity, (m) => m.ActivityRoute)
+const templatesRoute = lazyComponent(chunks.templates, (m) => m.TemplatesRoute)
+const templateRoute = lazyComponent(chunks.template, (m) => m.TemplateRoute)
+const notFound = lazyComponent(chunks.notFound, (m) => m.NotFoundRoute)
 
 export const routes: RouteObject[] = [
   {
     path: paths.login.path,
-    element: page(<LoginRoute />, true),
+    lazy: lazyComponent(chunks.login, (m) => m.LoginRoute),
+    hydrateFallbackElement: fullPageLoading,
     errorElement: <RouteErrorBoundary />,
   },
   {
     path: paths.root.path,
-    element: page(<AppRoot />, true),
+    lazy: lazyComponent(chunks.appRoot, (m) => m.AppRoot),
+    hydrateFallbackElement: fullPageLoading,
     errorElement: <RouteErrorBoundary />,
     children: [
-      { index: true, element: page(<RootRedirect />, true) },
-      { path: paths.users.path, element: page(<UsersRoute />, true) },
-      { path: paths.apps.path, element: page(<AppsRoute />, true) },
-      { path: paths.activeTasks.path, element: page(<ActiveTasksRoute />, true) },
+      { index: true, lazy: lazyComponent(chunks.rootRedirect, (m) => m.RootRedirect) },
+      { path: paths.users.path, lazy: lazyComponent(chunks.users, (m) => m.UsersRoute) },
+      { path: paths.apps.path, lazy: lazyComponent(chunks.apps, (m) => m.AppsRoute) },
+      {
+        path: paths.activeTasks.path,
+        lazy: lazyComponent(chunks.activeTasks, (m) => m.ActiveTasksRoute),
+      },
       {
         path: 'project',
-        element: page(<ShellLayout />, true),
+        lazy: lazyComponent(chunks.shell, (m) => m.ShellLayout),
         children: [
-          { index: true, element: page(<RootRedirect />) },
-          { path: 'new', element: page(<NewProjectRoute />) },
-          { path: 'premium', element: page(<NewProjectRoute premium />) },
-          { path: 'restore', element: page(<RestoreProjectRoute />) },
+          { index: true, lazy: lazyComponent(chunks.rootRedirect, (m) => m.RootRedirect) },
+          { path: 'new', lazy: lazyComponent(chunks.newProject, (m) => m.NewProjectRoute) },
+          {
+            path: 'premium',
+            lazy: lazyComponent(
+              chunks.newProject,
+              ({ NewProjectRoute }) =>
+                function PremiumProjectRoute() {
+                  return <NewProjectRoute premium />
+                },
+            ),
+          },
+          {
+            path: 'restore',
+            lazy: lazyComponent(chunks.restore, (m) => m.RestoreProjectRoute),
+          },
           {
             path: ':projectId',
-            element: page(<ProjectLayout />),
+            lazy: lazyComponent(chunks.projectLayout, (m) => m.ProjectLayout),
             children: [
-              { index: true, element: page(<ProjectLanding />) },
-              { path: paths.projectHistory.path, element: page(<HistoryRoute />) },
-              { path: paths.projectSettings.path, element: page(<SettingsRoute />) },
-              { path: paths.projectTeam.path, element: page(<TeamRoute />) },
-              { path: paths.projectInventory.path, element: page(<InventoryRoute />) },
-              { path: paths.projectEnvironment.path, element: page(<EnvironmentRoute />) },
-              { path: paths.projectKeys.path, element: page(<KeysRoute />) },
-              { path: paths.projectRepositories.path, element: page(<RepositoriesRoute />) },
-              { path: paths.projectActivity.path, element: page(<ActivityRoute />) },
-              { path: paths.projectTemplates.path, element: page(<TemplatesRoute />) },
-              { path: 'views/:viewId/templates', element: page(<TemplatesRoute />) },
-              { path: 'templates/:templateId', element: page(<TemplateRoute />) },
-              { path: 'templates/:templateId/:tab', element: page(<TemplateRoute />) },
-              { path: 'views/:viewId/templates/:templateId', element: page(<TemplateRoute />) },
+              { index: true, lazy: lazyComponent(chunks.landing, (m) => m.ProjectLanding) },
+              { path: paths.projectHistory.path, lazy: historyRoute },
+              { path: paths.projectSettings.path, lazy: settingsRoute },
+              { path: paths.projectTeam.path, lazy: teamRoute },
+              { path: paths.projectInventory.path, lazy: inventoryRoute },
+              { path: paths.projectEnvironment.path, lazy: environmentRoute },
+              { path: paths.projectKeys.path, lazy: keysRoute },
+              { path: paths.projectRepositories.path, lazy: repositoriesRoute },
+              { path: paths.projectActivity.path, lazy: activityRoute },
+              { path: paths.projectTemplates.path, lazy: templatesRoute },
+              { path: 'views/:viewId/templates', lazy: templatesRoute },
+              { path: 'templates/:templateId', lazy: templateRoute },
+              { path: 'templates/:templateId/:tab', lazy: templateRoute },
+              { path: 'views/:viewId/templates/:templateId', lazy: templateRoute },
               {
                 path: 'views/:viewId/templates/:templateId/:tab',
-                element: page(<TemplateRoute />),
+                lazy: templateRoute,
               },
-              { path: '*', element: page(<NotFoundRoute />) },
+              { path: '*', lazy: notFound },
             ],
           },
         ],
       },
-      { path: '*', element: page(<NotFoundRoute />, true) },
+      { path: '*', lazy: notFound },
     ],
   },
 ]
