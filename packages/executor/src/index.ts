@@ -17,6 +17,11 @@ export interface JobHooks {
   onStatus(status: JobStatus): void
   /** Commit of the checked-out repository (hash, first line of the message cut to 100 chars). */
   onCommit(hash: string, message: string): void
+  /**
+   * A promise while the consumer of `onLines` is behind; the job stops reading its processes'
+   * output until it settles. Null (or absent) when it keeps up.
+   */
+  outputBacklog?(): Promise<void> | null
 }
 
 export interface JobOptions {
@@ -47,7 +52,13 @@ function safely(call: () => void): void {
 
 /** Runs one task as child processes and reports its lines, statuses and outcome. */
 export function runJob(spec: JobSpec, hooks: JobHooks, options: JobOptions = {}): JobHandle {
-  const control = new ProcessControl(options.graceMs ?? 15_000)
+  const control = new ProcessControl(options.graceMs ?? 15_000, () => {
+    try {
+      return hooks.outputBacklog?.() ?? null
+    } catch {
+      return null
+    }
+  })
   const sink = new LineSink((lines) => hooks.onLines(lines), spec.secretsToMask)
   const baseEnv = options.baseEnv ?? defaultBaseEnv()
   let answer: ((confirmed: boolean) => void) | null = null

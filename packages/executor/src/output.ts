@@ -38,8 +38,21 @@ export class LineSink {
     return out
   }
 
+  /** Lines of a chatty process arrive many per millisecond: format each millisecond once. */
+  private stampMs = -1
+  private stamp = ''
+
+  private now(): string {
+    const ms = Date.now()
+    if (ms !== this.stampMs) {
+      this.stampMs = ms
+      this.stamp = new Date(ms).toISOString()
+    }
+    return this.stamp
+  }
+
   push(text: string): void {
-    this.buffer.push({ time: new Date().toISOString(), output: this.mask(text) })
+    this.buffer.push({ time: this.now(), output: this.mask(text) })
     if (this.buffer.length >= FLUSH_LINES) this.flush()
     else if (this.timer === null) this.timer = setTimeout(() => this.flush(), FLUSH_MS)
   }

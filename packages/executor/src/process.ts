@@ -29,7 +29,14 @@ export class ProcessControl {
   private killTimer: NodeJS.Timeout | null = null
   private readonly stopListeners = new Set<() => void>()
 
-  constructor(private readonly graceMs: number) {}
+  /**
+   * @param backlog asked after each chunk of output: while it returns a promise, the output of
+   * the running process is not read (the process blocks on its full pipe) until it settles.
+   */
+  constructor(
+    private readonly graceMs: number,
+    readonly backlog: () => Promise<void> | null = () => null,
+  ) {}
 
   stop(force: boolean): void {
     const first = !this.stopped
@@ -108,8 +115,31 @@ export function runCommand(
     })
     const out = new LineSplitter(onLine)
     const err = new LineSplitter(onLine)
-    child.stdout.on('data', (chunk: Buffer) => out.write(chunk))
-    child.stderr.on('data', (chunk: Buffer) => err.write(chunk))
+    // A consumer that falls behind (storage, live viewers) pauses reading rather than letting
+    // lines pile up in memory; none is dropped, the process just waits on its pipe.
+    let held = false
+    const holdIfBehind = (): void => {
+      if (held) return
+      const wait = control.backlog()
+      if (wait === null) return
+      held = true
+      child.stdout.pause()
+      child.stderr.pause()
+      const release = (): void => {
+        held = false
+        child.stdout.resume()
+        child.stderr.resume()
+      }
+      wait.then(release, release)
+    }
+    child.stdout.on('data', (chunk: Buffer) => {
+      out.write(chunk)
+      holdIfBehind()
+    })
+    child.stderr.on('data', (chunk: Buffer) => {
+      err.write(chunk)
+      holdIfBehind()
+    })
     child.on('error', (error) => {
       finish({ code: null, signal: null, spawnError: error.message })
     })

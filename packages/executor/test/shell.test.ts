@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildShellCommand } from '../src/index.js'
+import { buildShellCommand, runJob } from '../src/index.js'
 import { headOf, makeRepo, makeSpec, start, waitForLine, workRootEntries } from './helpers.js'
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
@@ -89,6 +89,38 @@ describe('bash and python from a local repository', () => {
     })
     expect(rec.batches).toBeGreaterThanOrEqual(100)
     expect(rec.batches).toBeLessThan(100_000 / 10)
+  })
+
+  it('stops reading a process while the consumer is behind, and loses no line', async () => {
+    const spec = makeSpec({
+      playbook: 'many.sh',
+      repository: { id: 1, url: repo, branch: '', key: { type: 'none' } },
+    })
+    let release: () => void = () => {}
+    let asked = 0
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const numbers = (): string[] => lines.filter((l) => /^\d+$/.test(l))
+    const lines: string[] = []
+    const handle = runJob(spec, {
+      onLines: (batch) => lines.push(...batch.map((l) => l.output)),
+      onStatus: () => {},
+      onCommit: () => {},
+      // Behind as soon as the process has printed anything, until released.
+      outputBacklog: () => (lines.some((l) => /^\d+$/.test(l)) && asked++ === 0 ? held : null),
+    })
+    let settled = false
+    void handle.done.then(() => (settled = true))
+    while (numbers().length === 0) await new Promise((r) => setTimeout(r, 10))
+    // Whatever was read before the hold is delivered; then nothing more arrives.
+    await new Promise((r) => setTimeout(r, 300))
+    const whileHeld = numbers().length
+    await new Promise((r) => setTimeout(r, 300))
+    expect(numbers().length).toBe(whileHeld)
+    expect(whileHeld).toBeLessThan(100_000)
+    expect(settled).toBe(false)
+    release()
+    expect(await handle.done).toBe('success')
+    expect(numbers()).toEqual(Array.from({ length: 100_000 }, (_, i) => String(i + 1)))
   })
 
   it('stops a sleeping script with SIGTERM', async () => {

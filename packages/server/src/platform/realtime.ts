@@ -2,6 +2,7 @@ import fastifyWebsocket from '@fastify/websocket'
 import type { RealtimeMessage, TaskLogMessage, TaskUpdateMessage } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
+import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
 import type { Actor } from './actor.js'
 import { resolveActor } from './auth.js'
@@ -10,18 +11,48 @@ import { resolveActor } from './auth.js'
 export interface RealtimeSource {
   on(event: 'update', listener: (message: TaskUpdateMessage) => void): unknown
   on(event: 'logs', listener: (messages: TaskLogMessage[]) => void): unknown
+  /** Lets task output wait while a client is behind (see `catchUp`). */
+  reportBacklog(backlog: () => Promise<void> | null): void
 }
 
 const PING_MS = 30_000
 const MEMBERSHIP_REFRESH_MS = 5_000
-/** A client this far behind is disconnected rather than buffered without end. */
+/** A client with this much not yet sent holds task output back until it has caught up. */
+const BEHIND_BYTES = 8 * 1024 * 1024
+/** A client that stays behind this long is disconnected, so one slow viewer can not stall tasks. */
+const MAX_BEHIND_MS = 5_000
+/** A client this far behind is disconnected at once rather than buffered without end. */
 const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 
 interface Client {
   socket: WebSocket
+  /** The connection under the websocket, corked while a batch is queued on it. */
+  stream: Duplex
   actor: Actor
   projects: Set<number>
   alive: boolean
+  /** Settles when the client has caught up, is disconnected, or was given up on. */
+  caughtUp: Promise<void> | null
+}
+
+/** Waits for a client that is behind to take what it was sent, or disconnects it. */
+function catchUp(client: Client): Promise<void> {
+  client.caughtUp ??= new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer)
+      client.stream.off('drain', done)
+      client.socket.off('close', done)
+      client.caughtUp = null
+      resolve()
+    }
+    const timer = setTimeout(() => {
+      client.socket.terminate()
+      done()
+    }, MAX_BEHIND_MS)
+    client.stream.once('drain', done)
+    client.socket.once('close', done)
+  })
+  return client.caughtUp
 }
 
 async function memberships(db: Db, userId: number): Promise<Set<number>> {
@@ -58,14 +89,30 @@ export async function registerRealtime(
         client.socket.terminate()
         continue
       }
-      for (const [projectId, list] of frames) {
-        if (!client.actor.admin && !client.projects.has(projectId)) continue
-        for (const frame of list) client.socket.send(frame)
+      // One message per frame keeps the wire format; corking the connection turns a batch of
+      // frames into one write instead of one system call per log line.
+      client.stream.cork()
+      try {
+        for (const [projectId, list] of frames) {
+          if (!client.actor.admin && !client.projects.has(projectId)) continue
+          for (const frame of list) client.socket.send(frame)
+        }
+      } finally {
+        client.stream.uncork()
       }
     }
   }
   events.on('update', (message) => send([message]))
   events.on('logs', (messages) => send(messages))
+  // Task output waits for clients that fall behind instead of piling up in memory for them.
+  events.reportBacklog(() => {
+    let waits: Promise<void>[] | null = null
+    for (const client of clients) {
+      if (client.socket.bufferedAmount < BEHIND_BYTES) continue
+      ;(waits ??= []).push(catchUp(client))
+    }
+    return waits && Promise.all(waits).then(() => undefined)
+  })
 
   const ping = setInterval(() => {
     for (const client of clients) {
@@ -108,7 +155,14 @@ export async function registerRealtime(
     },
     wsHandler: async (socket, request) => {
       const actor = (request as unknown as { realtimeActor: Actor }).realtimeActor
-      const client: Client = { socket, actor, projects: new Set(), alive: true }
+      const client: Client = {
+        socket,
+        stream: request.raw.socket,
+        actor,
+        projects: new Set(),
+        alive: true,
+        caughtUp: null,
+      }
       socket.on('pong', () => (client.alive = true))
       socket.on('message', () => {})
       socket.on('close', () => clients.delete(client))

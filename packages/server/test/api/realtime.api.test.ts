@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import { RealtimeMessage } from '@flagman/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
@@ -83,4 +84,37 @@ describe.each(dialects())('websocket on %s', (dialect) => {
       theirs.socket.close()
     }
   })
+
+  it('holds output back for a client that stops reading, then lets it go; nothing is lost', async () => {
+    const reader = await connect(server.url, member.as.cookie)
+    const stalled = await connect(server.url, member.as.cookie)
+    // The stalled client stops reading from its connection, as a frozen browser tab would.
+    const raw = (stalled.socket as unknown as { _socket: Socket })._socket
+    raw.pause()
+    const stalledClosed = new Promise<void>((resolve) => stalled.socket.once('close', resolve))
+    try {
+      const task = await tp.run(await tp.template('flood.sh'))
+      expect((await tp.waitFor(task.id, undefined, 60_000)).status).toBe('success')
+      const expected = Array.from({ length: 300_000 }, (_, i) => `flood line ${i + 1}`)
+      const flood = (messages: RealtimeMessage[]) =>
+        messages.flatMap((m) =>
+          m.type === 'log' && m.task_id === task.id && m.output.startsWith('flood ')
+            ? [m.output]
+            : [],
+        )
+      const deadline = Date.now() + 30_000
+      while (flood(reader.messages).length < expected.length && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      expect(flood(reader.messages)).toEqual(expected)
+      expect((await tp.lines(task.id)).filter((l) => l.startsWith('flood '))).toEqual(expected)
+      // The server gave up on the client that did not read instead of stalling the task.
+      raw.resume()
+      await stalledClosed
+      expect(flood(stalled.messages).length).toBeLessThan(expected.length)
+    } finally {
+      reader.socket.close()
+      stalled.socket.terminate()
+    }
+  }, 90_000)
 })

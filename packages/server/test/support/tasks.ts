@@ -20,6 +20,7 @@ export const SCRIPTS: Record<string, string> = {
   'meta.sh':
     'echo "id=$SEMAPHORE_TASK_ID project=$SEMAPHORE_PROJECT_ID target=$SEMAPHORE_TASK_TARGET_VERSION"\n',
   'short.sh': 'sleep 0.3\necho done\n',
+  'flood.sh': 'seq -f "flood line %.0f" 1 300000\n',
   'hello.py': 'import sys\nprint("hello from python")\nsys.exit(0)\n',
   'fail.py': 'raise SystemExit("python failed")\n',
 }

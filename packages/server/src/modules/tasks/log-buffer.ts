@@ -10,6 +10,8 @@ export interface LogBufferOptions {
   maxLines?: number
   /** Rows per INSERT statement (3 parameters each); larger writes share one transaction. */
   rowsPerInsert?: number
+  /** A task with this many lines not yet stored is behind (see `backlog`). */
+  maxPendingLines?: number
   onError?: (error: unknown) => void
 }
 
@@ -34,6 +36,7 @@ export class LogBuffer {
   private readonly intervalMs: number
   private readonly maxLines: number
   private readonly rowsPerInsert: number
+  private readonly maxPendingLines: number
 
   constructor(
     private readonly db: Db,
@@ -43,6 +46,17 @@ export class LogBuffer {
     this.intervalMs = options.intervalMs ?? 100
     this.maxLines = options.maxLines ?? 500
     this.rowsPerInsert = options.rowsPerInsert ?? 1000
+    this.maxPendingLines = options.maxPendingLines ?? 20_000
+  }
+
+  /**
+   * A promise while the task's output is behind, either not yet stored or not yet taken by
+   * the websocket clients; the task's process is not read until it settles. Null otherwise.
+   */
+  backlog(taskId: number): Promise<void> | null {
+    const entry = this.pending.get(taskId)
+    if (entry && entry.lines.length >= this.maxPendingLines) return this.flush(taskId)
+    return this.events.deliveryBacklog()
   }
 
   append(taskId: number, projectId: number, lines: Array<{ time: string; output: string }>): void {

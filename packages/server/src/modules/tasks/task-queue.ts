@@ -23,6 +23,7 @@ export interface JobHooks {
   onLines(lines: JobLine[]): void
   onStatus(status: JobStatus): void
   onCommit(hash: string, message: string): void
+  outputBacklog?(): Promise<void> | null
 }
 export interface JobOptions {
   baseEnv?: Record<string, string>
@@ -244,6 +245,7 @@ export class TaskQueue {
           spec,
           {
             onLines: (lines) => this.logs.append(item.taskId, item.projectId, lines),
+            outputBacklog: () => this.logs.backlog(item.taskId),
             onStatus: (status) => {
               if (status === 'running' && entry.status === 'running') return
               this.change(entry, status)
