@@ -21,3 +21,12 @@ export function useRealtime(listener: RealtimeListener, enabled = true) {
     }
   }, [enabled])
 }
+
+/** Calls `listener` when the shared socket is open again after a drop (messages were missed). */
+export function useRealtimeReconnect(listener: () => void) {
+  const ref = useRef(listener)
+  useEffect(() => {
+    ref.current = listener
+  })
+  useEffect(() => sharedRealtimeClient().subscribeReconnect(() => ref.current()), [])
+}

@@ -5,6 +5,7 @@ class FakeSocket {
   static instances: FakeSocket[] = []
   onmessage: ((event: MessageEvent) => void) | null = null
   onclose: (() => void) | null = null
+  onopen: (() => void) | null = null
   closed = false
   constructor(public url: string) {
     FakeSocket.instances.push(this)
@@ -19,6 +20,9 @@ class FakeSocket {
   }
   drop() {
     this.onclose?.()
+  }
+  open() {
+    this.onopen?.()
   }
 }
 
@@ -80,5 +84,19 @@ describe('RealtimeClient', () => {
     socket.drop()
     vi.advanceTimersByTime(10_000)
     expect(FakeSocket.instances).toHaveLength(1)
+  })
+
+  it('tells its reconnect listeners when the socket opens again after a drop', () => {
+    const client = new RealtimeClient(() => 'ws://host/api/ws')
+    const reconnected = vi.fn()
+    client.subscribeReconnect(reconnected)
+    client.start()
+    FakeSocket.instances[0]!.open()
+    expect(reconnected).not.toHaveBeenCalled()
+    FakeSocket.instances[0]!.drop()
+    vi.advanceTimersByTime(RECONNECT_DELAY_MS)
+    FakeSocket.instances[1]!.open()
+    expect(reconnected).toHaveBeenCalledTimes(1)
+    client.stop()
   })
 })

@@ -20,6 +20,9 @@ export class RealtimeClient {
   private timer: ReturnType<typeof setTimeout> | null = null
   private stopped = true
   private readonly listeners = new Set<RealtimeListener>()
+  private readonly reconnectListeners = new Set<() => void>()
+  /** A socket was open before: the next open follows a gap in which messages were missed. */
+  private hadOpened = false
 
   constructor(private readonly url: () => string = () => realtimeUrl()) {}
 
@@ -27,6 +30,17 @@ export class RealtimeClient {
     this.listeners.add(listener)
     return () => {
       this.listeners.delete(listener)
+    }
+  }
+
+  /**
+   * Called when the socket is open again after it closed on its own: messages sent meanwhile
+   * were missed, so what is shown from them should be read again.
+   */
+  subscribeReconnect(listener: () => void): () => void {
+    this.reconnectListeners.add(listener)
+    return () => {
+      this.reconnectListeners.delete(listener)
     }
   }
 
@@ -46,6 +60,7 @@ export class RealtimeClient {
 
   stop(): void {
     this.stopped = true
+    this.hadOpened = false
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
     const socket = this.socket
@@ -66,6 +81,10 @@ export class RealtimeClient {
       return
     }
     this.socket = socket
+    socket.onopen = () => {
+      if (this.hadOpened) for (const listener of [...this.reconnectListeners]) listener()
+      this.hadOpened = true
+    }
     socket.onmessage = (event: MessageEvent) => {
       if (typeof event.data !== 'string') return
       let data: unknown

@@ -10,6 +10,7 @@ class FakeSocket {
   static instances: FakeSocket[] = []
   onmessage: ((event: MessageEvent) => void) | null = null
   onclose: (() => void) | null = null
+  onopen: (() => void) | null = null
   constructor(public url: string) {
     FakeSocket.instances.push(this)
   }
@@ -123,6 +124,21 @@ describe('TaskLogDialog', () => {
     })
     expect(await screen.findByText('Stopping...')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Force Stop' })).toBeInTheDocument()
+  })
+
+  it('reads the log and the task again when the socket is back after a drop', async () => {
+    const { requests } = setup('running')
+    await screen.findByText('hello')
+    const outputReads = () =>
+      requests.filter((r) => r.path === '/api/project/4/tasks/12/output').length
+    const first = FakeSocket.instances.at(-1)!
+    first.onopen?.()
+    expect(outputReads()).toBe(1)
+    first.onclose?.()
+    // The client connects again 2000 ms later; lines sent meanwhile are only in storage.
+    await waitFor(() => expect(FakeSocket.instances.at(-1)).not.toBe(first), { timeout: 4000 })
+    FakeSocket.instances.at(-1)!.onopen?.()
+    await waitFor(() => expect(outputReads()).toBe(2))
   })
 
   it('filters the log by a search ignoring colours and case', async () => {

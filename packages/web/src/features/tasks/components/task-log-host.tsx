@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useSearchParams } from 'react-router-dom'
-import { useRealtime } from '../../../hooks/use-realtime'
+import { useRealtime, useRealtimeReconnect } from '../../../hooks/use-realtime'
 import { applyTaskUpdate } from '../api/tasks'
 import { TaskLogDialog } from './task-log-dialog'
 
@@ -14,6 +14,11 @@ export function TaskLogHost({ projectId }: { projectId: number }) {
     if (message.type === 'update' && message.project_id === projectId) {
       applyTaskUpdate(queryClient, message)
     }
+  })
+  // Updates and log lines sent while the socket was down were missed: read the project's
+  // shown data (task lists, the open log, last tasks of templates) again.
+  useRealtimeReconnect(() => {
+    void queryClient.invalidateQueries({ queryKey: ['project', projectId] })
   })
   const raw = params.get(TASK_PARAM)
   const taskId = raw && /^\d+$/.test(raw) ? Number(raw) : null
