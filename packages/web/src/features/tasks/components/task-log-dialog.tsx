@@ -26,7 +26,7 @@ import {
   useTaskOutput,
   useTaskTemplate,
 } from '../api/tasks'
-import { LogBuffer, type LogLine, toLogLines } from '../log-buffer'
+import { LogBuffer, type LogLine, mergeLogLines, toLogLines } from '../log-buffer'
 import { taskActions } from '../task-status'
 import { TaskLogView } from './task-log-view'
 import { TaskStatusChip } from './task-status-chip'
@@ -105,13 +105,11 @@ export function TaskLogDialog({
     if (message.type === 'log') bufferRef.current?.push(message)
   })
 
-  const lines = useMemo(() => {
-    const loaded = toLogLines(output.data ?? [])
-    if (loaded.length === 0) return liveLines
-    // Lines that arrived over the socket before the stored output was read are already in it.
-    const last = loaded[loaded.length - 1]?.time ?? ''
-    return [...loaded, ...liveLines.filter((line) => line.time > last)]
-  }, [output.data, liveLines])
+  // Lines that arrived over the socket before the stored output was read are already in it.
+  const lines = useMemo(
+    () => mergeLogLines(toLogLines(output.data ?? []), liveLines),
+    [output.data, liveLines],
+  )
 
   const team = useTeam(projectId)
   const author = team.data?.find((member) => member.id === task.data?.user_id)?.name
