@@ -9,6 +9,7 @@ import {
   repositoryRoutes,
   viewRoutes,
 } from './resources/resources.routes.js'
+import { terraformRoutes } from './resources/terraform.routes.js'
 import { scheduleRoutes } from './schedules/schedules.routes.js'
 import * as system from './system/system.routes.js'
 import { activeTaskRoutes, taskRoutes } from './tasks/tasks.routes.js'
@@ -34,6 +35,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(keyRoutes),
   ...routesOf(repositoryRoutes),
   ...routesOf(inventoryRoutes),
+  ...routesOf(terraformRoutes),
   ...routesOf(environmentRoutes),
   ...routesOf(viewRoutes),
   ...routesOf(templateRoutes),

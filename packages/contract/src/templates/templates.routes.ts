@@ -13,6 +13,7 @@ import {
 
 const ProjectParams = z.object({ project_id: PathId })
 const TemplateParams = z.object({ project_id: PathId, template_id: PathId })
+const TemplateInventoryParams = TemplateParams.extend({ inventory_id: PathId })
 const base = '/api/project/:project_id/templates'
 
 export const templateRoutes = {
@@ -73,6 +74,30 @@ export const templateRoutes = {
     params: TemplateParams,
     response: z.array(Schedule),
     status: 200,
+  }),
+  /** Makes a workspace inventory the template's own (Terraform/OpenTofu). */
+  attachInventory: defineRoute({
+    method: 'POST',
+    path: `${base}/:template_id/inventory/:inventory_id/attach`,
+    access: access.project('manageProjectResources'),
+    params: TemplateInventoryParams,
+    status: 204,
+  }),
+  /** Releases a workspace the template owns. */
+  detachInventory: defineRoute({
+    method: 'POST',
+    path: `${base}/:template_id/inventory/:inventory_id/detach`,
+    access: access.project('manageProjectResources'),
+    params: TemplateInventoryParams,
+    status: 204,
+  }),
+  /** Makes the inventory the template's default one. */
+  setDefaultInventory: defineRoute({
+    method: 'POST',
+    path: `${base}/:template_id/inventory/:inventory_id/set_default`,
+    access: access.project('manageProjectResources'),
+    params: TemplateInventoryParams,
+    status: 204,
   }),
   listInView: defineRoute({
     method: 'GET',
