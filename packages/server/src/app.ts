@@ -17,6 +17,7 @@ import { systemRoutes } from './modules/system/index.js'
 import { tasksModule } from './modules/tasks/index.js'
 import { teamRoutes } from './modules/team/index.js'
 import { templatesRoutes } from './modules/templates/index.js'
+import { terraformBackendRoutes } from './modules/terraform/index.js'
 import { usersRoutes } from './modules/users/index.js'
 import { viewsRoutes } from './modules/views/index.js'
 import { registerErrorHandler } from './platform/error-handler.js'
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   keysRoutes(app)
   repositoriesRoutes(app)
   inventoriesRoutes(app)
+  terraformBackendRoutes(app)
   environmentsRoutes(app)
   viewsRoutes(app)
   appsRoutes(app)

@@ -370,6 +370,123 @@ const RESOURCE_ROWS: Record<string, Row> = {
   },
 }
 
+/** A Terraform template and a workspace, owned by it when `attached`, free otherwise. */
+function terraformWorkspace(attached: boolean) {
+  return async (fx: Fixture): Promise<Record<string, number>> => {
+    const { repository_id } = await repository(fx)
+    const as = fx.people.owner.as
+    const template = await fx.world.request('POST', `/api/project/${fx.project.id}/templates`, {
+      as,
+      json: { name: unique('tf'), project_id: fx.project.id, app: 'terraform', repository_id },
+    })
+    const template_id = expectBody(template, 201, Item).id
+    const inventory = await fx.world.request('POST', `/api/project/${fx.project.id}/inventory`, {
+      as,
+      json: {
+        name: unique('ws'),
+        project_id: fx.project.id,
+        type: 'terraform-workspace',
+        inventory: 'w',
+        template_id: attached ? template_id : null,
+      },
+    })
+    return {
+      template_id,
+      inventory_id: expectBody(inventory, 201, Item).id,
+      alias_id: 1,
+      state_id: 1,
+    }
+  }
+}
+
+/** Found by nobody: members and admins get 404 as outsiders do. */
+const NOT_FOUND = {
+  admin: 404,
+  owner: 404,
+  manager: 404,
+  task_runner: 404,
+  guest: 404,
+  non_member: 404,
+  anonymous: 401,
+}
+
+const listed = (snapshot: Snapshot, id: number | undefined) =>
+  snapshot.items.some((item) => item.id === id)
+
+const WORKSPACE_ROWS: Record<string, Row> = {
+  'POST /api/project/:project_id/templates/:template_id/inventory/:inventory_id/attach': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformWorkspace(false),
+    // The project's inventory list holds only inventories no template owns.
+    segment: 'inventory',
+    effect: (fx, _caller, before, after) => {
+      expect(listed(before, fx.ids.inventory_id)).toBe(true)
+      expect(listed(after, fx.ids.inventory_id)).toBe(false)
+    },
+  },
+  'POST /api/project/:project_id/templates/:template_id/inventory/:inventory_id/detach': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformWorkspace(true),
+    segment: 'inventory',
+    effect: (fx, _caller, before, after) => {
+      expect(listed(before, fx.ids.inventory_id)).toBe(false)
+      expect(listed(after, fx.ids.inventory_id)).toBe(true)
+    },
+  },
+  'POST /api/project/:project_id/templates/:template_id/inventory/:inventory_id/set_default': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformWorkspace(true),
+    segment: 'templates',
+    effect: (fx, _caller, before, after) => {
+      const inventoryOf = (s: Snapshot) =>
+        s.items.find((i) => i.id === fx.ids.template_id)?.inventory_id
+      expect(inventoryOf(before)).not.toBe(fx.ids.inventory_id)
+      expect(inventoryOf(after)).toBe(fx.ids.inventory_id)
+    },
+  },
+  'GET /api/project/:project_id/inventory/:inventory_id/terraform/aliases': {
+    expect: READ,
+    setup: terraformWorkspace(true),
+  },
+  'POST /api/project/:project_id/inventory/:inventory_id/terraform/aliases': {
+    expect: RESOURCES(404),
+    setup: terraformWorkspace(true),
+    body: () => ({ auth_key_id: 1 }),
+  },
+  'GET /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
+    expect: NOT_FOUND,
+    setup: terraformWorkspace(true),
+  },
+  'PUT /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
+    expect: RESOURCES(404),
+    setup: terraformWorkspace(true),
+    body: () => ({ auth_key_id: 1 }),
+  },
+  'DELETE /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
+    expect: RESOURCES(404),
+    setup: terraformWorkspace(true),
+  },
+  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states': {
+    expect: READ,
+    setup: terraformWorkspace(true),
+  },
+  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states/latest': {
+    expect: NOT_FOUND,
+    setup: terraformWorkspace(true),
+  },
+  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states/:state_id': {
+    expect: NOT_FOUND,
+    setup: terraformWorkspace(true),
+  },
+  'DELETE /api/project/:project_id/inventory/:inventory_id/terraform/states/:state_id': {
+    expect: RESOURCES(404),
+    setup: terraformWorkspace(true),
+  },
+}
+
 const TEMPLATE_ROWS: Record<string, Row> = {
   ...resourceRows(TEMPLATES),
   'GET /api/project/:project_id/templates/:template_id/schedules': {
@@ -525,6 +642,7 @@ const MATRIX: Record<string, Row> = {
   ...PROJECT_ROWS,
   ...RESOURCE_ROWS,
   ...TEMPLATE_ROWS,
+  ...WORKSPACE_ROWS,
   ...SCHEDULE_ROWS,
   ...TASK_ROWS,
 }

@@ -1,6 +1,7 @@
 import { templateRoutes } from '@flagman/contract'
 import type { FastifyInstance } from 'fastify'
 import { mount } from '../../platform/router.js'
+import * as inventory from './template-inventory.service.js'
 import * as templates from './templates.service.js'
 
 export function templatesRoutes(app: FastifyInstance): void {
@@ -28,5 +29,32 @@ export function templatesRoutes(app: FastifyInstance): void {
   )
   mount(app, r.schedules, async ({ db, project, params }) =>
     templates.templateSchedules(db, project.projectId, params.template_id),
+  )
+  mount(app, r.attachInventory, async ({ db, actor, project, params }) =>
+    inventory.attachInventory(
+      db,
+      actor,
+      project.projectId,
+      params.template_id,
+      params.inventory_id,
+    ),
+  )
+  mount(app, r.detachInventory, async ({ db, actor, project, params }) =>
+    inventory.detachInventory(
+      db,
+      actor,
+      project.projectId,
+      params.template_id,
+      params.inventory_id,
+    ),
+  )
+  mount(app, r.setDefaultInventory, async ({ db, actor, project, params }) =>
+    inventory.setDefaultInventory(
+      db,
+      actor,
+      project.projectId,
+      params.template_id,
+      params.inventory_id,
+    ),
   )
 }

@@ -39,13 +39,13 @@ type ListQuery = z.output<typeof ListTemplatesQuery>
 type Trx = Kysely<Database>
 
 /** Inventory types each app can use; other apps take none. */
-const INVENTORY_TYPES_BY_APP: Record<string, readonly string[]> = {
+export const INVENTORY_TYPES_BY_APP: Record<string, readonly string[]> = {
   ansible: HOST_INVENTORY_TYPES,
   terraform: ['terraform-workspace'],
   tofu: ['tofu-workspace'],
 }
 
-function isWorkspaceApp(app: string): app is 'terraform' | 'tofu' {
+export function isWorkspaceApp(app: string): app is 'terraform' | 'tofu' {
   return app === 'terraform' || app === 'tofu'
 }
 

@@ -1,0 +1,1 @@
+export { terraformBackendRoutes } from './terraform.routes.js'
