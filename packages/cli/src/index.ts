@@ -2,15 +2,41 @@ import { migrateToLatest, createDb } from '@flagman/db'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { INITIAL_PASSWORD_FILE, startServer, VERSION } from '@flagman/server'
-import { Command, CommanderError } from 'commander'
+import { Command, CommanderError, type HelpContext } from 'commander'
 import { userCommands } from './commands/user.js'
 import { config } from './context.js'
 import { CliError } from './errors.js'
 
-const program = new Command()
-  .name('flagman')
+/** `flagman user add`: the command as typed, for hints. */
+function commandPath(command: Command): string {
+  const names: string[] = []
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name())
+  return names.join(' ')
+}
+
+/**
+ * Commands whose usage errors (unknown command or option, missing option or command) end
+ * as one `flagman: …` line pointing at the command's --help, like every other error.
+ */
+class CliCommand extends Command {
+  override createCommand(name?: string): CliCommand {
+    return new CliCommand(name)
+  }
+
+  override error(message: string): never {
+    const text = message.replace(/^error:\s*/, '').replace(/\.$/, '')
+    throw new CliError(`${text}; see '${commandPath(this)} --help'`)
+  }
+
+  override help(context?: HelpContext | ((text: string) => string)): never {
+    if (typeof context === 'object' && context.error) this.error('missing command')
+    return super.help(context as HelpContext)
+  }
+}
+
+const program = new CliCommand('flagman')
   .description('Flagman task-automation server')
-  .showHelpAfterError()
+  .version(VERSION, '-v, --version', 'print the version')
   .exitOverride()
 
 program
@@ -74,7 +100,7 @@ function fail(message: string): never {
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   if (error instanceof CommanderError) {
-    // Help and version output end here with exit code 0; usage errors were printed already.
+    // Help and version output end here, with exit code 0.
     process.exit(error.exitCode)
   }
   if (error instanceof CliError) fail(error.message)

@@ -5,7 +5,7 @@ import type { PermissionName } from './common/roles.js'
  * Who may call a route.
  * - public: anyone.
  * - auth: any signed-in user.
- * - admin: global admins only (403 otherwise).
+ * - admin: global admins only (403 otherwise, or 401 where the compatible API answers so).
  * - self: the user named by the `user_id` path parameter, or an admin (401 otherwise).
  * - project: members of the project in `project_id` (404 otherwise); for methods other than
  *   GET and HEAD the member's role must hold `permission` (403 otherwise). Admins pass always.
@@ -13,7 +13,7 @@ import type { PermissionName } from './common/roles.js'
 export type Access =
   | { kind: 'public' }
   | { kind: 'auth' }
-  | { kind: 'admin' }
+  | { kind: 'admin'; refusal?: 401 | 403 }
   | { kind: 'self' }
   | { kind: 'project'; permission: PermissionName | null; adminOnly?: boolean }
 
@@ -51,6 +51,8 @@ export const access = {
   public: { kind: 'public' } as Access,
   auth: { kind: 'auth' } as Access,
   admin: { kind: 'admin' } as Access,
+  /** Admins only; others get 401, as the compatible API answers when creating users. */
+  adminElse401: { kind: 'admin', refusal: 401 } as Access,
   self: { kind: 'self' } as Access,
   project: (permission: PermissionName | null = null, adminOnly = false): Access => ({
     kind: 'project',

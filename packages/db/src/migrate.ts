@@ -19,7 +19,8 @@ function check(result: MigrationResultSet): MigrationReport {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')
     const reason = result.error instanceof Error ? result.error.message : String(result.error)
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`)
+    const which = failed ? `Migration ${failed.migrationName}` : 'Migrating the database'
+    throw new Error(`${which} failed: ${reason}`)
   }
   return {
     applied: (result.results ?? [])

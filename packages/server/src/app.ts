@@ -20,7 +20,7 @@ import { templatesRoutes } from './modules/templates/index.js'
 import { terraformBackendRoutes } from './modules/terraform/index.js'
 import { usersRoutes } from './modules/users/index.js'
 import { viewsRoutes } from './modules/views/index.js'
-import { registerErrorHandler } from './platform/error-handler.js'
+import { handleFrameworkError, registerErrorHandler } from './platform/error-handler.js'
 import { registerRealtime } from './platform/realtime.js'
 import { registerSecurity } from './platform/security.js'
 import { registerStatic } from './platform/static.js'
@@ -45,7 +45,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
     logController: new LogController({ disableRequestLogging: true }),
-    trustProxy: false,
+    trustProxy: config.trustProxy,
+    frameworkErrors: handleFrameworkError,
     bodyLimit: 10 * 1024 * 1024,
   })
   app.decorate('db', db)

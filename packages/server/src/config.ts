@@ -10,6 +10,11 @@ export interface Config {
   db: DbConfig
   /** Public URL of the console, used in links; empty means http://localhost:<port>. */
   webHost: string
+  /**
+   * Behind a reverse proxy: believe its X-Forwarded-For, -Proto and -Host headers (client
+   * address for sign-in throttling, HTTPS for the Secure cookie flag, host for the Origin check).
+   */
+  trustProxy: boolean
   nonAdminCanCreateProject: boolean
   passwordLoginDisabled: boolean
   maxParallelTasks: number
@@ -40,6 +45,7 @@ const EnvSchema = z.object({
   FLAGMAN_DATA_DIR: z.string().default('data'),
   FLAGMAN_DB: z.string().optional(),
   FLAGMAN_WEB_HOST: z.string().default(''),
+  FLAGMAN_TRUST_PROXY: bool.default(false),
   FLAGMAN_NON_ADMIN_CAN_CREATE_PROJECT: bool.default(false),
   FLAGMAN_PASSWORD_LOGIN_DISABLE: bool.default(false),
   FLAGMAN_MAX_PARALLEL_TASKS: z.coerce.number().int().min(0).default(10),
@@ -75,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     dataDir,
     db: parseDbUrl(e.FLAGMAN_DB, resolve(dataDir, 'flagman.sqlite')),
     webHost: e.FLAGMAN_WEB_HOST.replace(/\/+$/, ''),
+    trustProxy: e.FLAGMAN_TRUST_PROXY,
     nonAdminCanCreateProject: e.FLAGMAN_NON_ADMIN_CAN_CREATE_PROJECT,
     passwordLoginDisabled: e.FLAGMAN_PASSWORD_LOGIN_DISABLE,
     maxParallelTasks: e.FLAGMAN_MAX_PARALLEL_TASKS,

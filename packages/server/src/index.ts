@@ -6,6 +6,7 @@ export {
   createUser,
   deleteUser,
   setPassword,
+  updateUser,
   findUserByLogin,
   listUserRows,
 } from './modules/users/index.js'

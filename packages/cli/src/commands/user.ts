@@ -1,5 +1,12 @@
 import { CreateUserBody, describeIssues, Password } from '@flagman/contract'
-import { createUser, deleteUser, findUserByLogin, listUserRows, setPassword } from '@flagman/server'
+import {
+  createUser,
+  deleteUser,
+  findUserByLogin,
+  listUserRows,
+  setPassword,
+  updateUser,
+} from '@flagman/server'
 import type { Command } from 'commander'
 import { withDb } from '../context.js'
 import { CliError } from '../errors.js'
@@ -12,18 +19,18 @@ interface AddOptions {
   admin?: boolean
 }
 
-/** The command-line tool acts as an administrator with no session. */
-const CLI_ACTOR = {
-  id: 0,
-  username: 'cli',
-  name: 'Command line',
-  email: '',
-  admin: true,
-  external: false,
-  pro: false,
-  sessionId: null,
-  via: 'token' as const,
+interface ChangeOptions {
+  login: string
+  password?: string
+  name?: string
+  email?: string
+  admin?: boolean
 }
+
+/** What `change-by-login` may set, checked like the same fields over the API. */
+const UserChanges = CreateUserBody.pick({ name: true, email: true })
+  .partial()
+  .extend({ password: Password.optional() })
 
 export function userCommands(program: Command): void {
   const user = program.command('user').description('manage users')
@@ -72,17 +79,39 @@ export function userCommands(program: Command): void {
 
   user
     .command('change-by-login')
-    .description("change a user's password")
+    .description("change a user's password, name or email, or make them an administrator")
     .requiredOption('--login <login>', 'username or email of the user')
-    .requiredOption('--password <password>', 'new password')
-    .action(async (opts: { login: string; password: string }) => {
-      const password = Password.safeParse(opts.password)
-      if (!password.success) throw new CliError(describeIssues(password.error.issues))
+    .option('--password <password>', 'new password (signs the user out everywhere)')
+    .option('--name <name>', 'new display name')
+    .option('--email <email>', 'new email address')
+    .option('--admin', 'make the user an administrator')
+    .action(async (opts: ChangeOptions) => {
+      const changes = UserChanges.safeParse({
+        name: opts.name,
+        email: opts.email,
+        password: opts.password,
+      })
+      if (!changes.success) throw new CliError(describeIssues(changes.error.issues))
+      const { name, email, password } = changes.data
+      if (name === undefined && email === undefined && password === undefined && !opts.admin) {
+        throw new CliError('Nothing to change: give --password, --name, --email or --admin')
+      }
       await withDb(async (db) => {
         const row = await findUserByLogin(db, opts.login)
         if (!row) throw new CliError(`No user with login ${opts.login}`)
-        await setPassword(db, CLI_ACTOR, row.id, password.data)
-        console.log(`Password of ${row.username} changed`)
+        if (name === undefined && email === undefined && !opts.admin && password !== undefined) {
+          await setPassword(db, null, row.id, password)
+          console.log(`Password of ${row.username} changed`)
+          return
+        }
+        await updateUser(db, null, row.id, {
+          username: row.username,
+          name: name ?? row.name,
+          email: email ?? row.email,
+          password,
+          ...(opts.admin ? { admin: true } : {}),
+        })
+        console.log(`User ${row.username} changed`)
       })
     })
 

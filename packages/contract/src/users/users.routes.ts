@@ -58,7 +58,7 @@ export const listUsers = defineRoute({
 export const createUser = defineRoute({
   method: 'POST',
   path: '/api/users',
-  access: access.admin,
+  access: access.adminElse401,
   body: CreateUserBody,
   response: User,
   status: 201,

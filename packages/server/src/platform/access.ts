@@ -28,7 +28,11 @@ export async function enforceAccess(db: Db, req: AccessRequest): Promise<Project
     case 'auth':
       return null
     case 'admin':
-      if (!actor.admin) throw new ForbiddenError('Only administrators can do this')
+      if (!actor.admin) {
+        throw access.refusal === 401
+          ? new UnauthorizedError('Only administrators can do this')
+          : new ForbiddenError('Only administrators can do this')
+      }
       return null
     case 'self':
       if (!actor.admin && Number(req.params.user_id) !== actor.id) {

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError, TooManyRequestsError } from './errors.js'
 
 /** Fastify's own request errors, turned into sentences a person can act on. */
@@ -36,6 +36,24 @@ function constraintMessage(error: { code?: unknown }): string | null {
     return 'This refers to something that no longer exists or is still in use; reload and try again'
   }
   return null
+}
+
+/**
+ * Errors Fastify finds before routing (a malformed %-escape or an over-long part of the
+ * address); its own answer would not be `{"error": …}`. Passed as `frameworkErrors`.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const [status, message] =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? [414, 'A part of the address is too long']
+      : error.code === 'FST_ERR_BAD_URL'
+        ? [400, 'The address is not valid: it holds a malformed %-escape']
+        : [error.statusCode ?? 400, error.message]
+  void reply.status(status).header('Cache-Control', 'no-store').send({ error: message })
 }
 
 /** One error handler for the whole API: every failure leaves as `{"error": …}`. */

@@ -4,9 +4,10 @@ import { AppError, ForbiddenError } from './errors.js'
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
+/** Whether the Origin names this server (as reached through a trusted proxy, if any). */
 function sameOrigin(request: FastifyRequest, origin: string): boolean {
   try {
-    return new URL(origin).host === request.headers.host
+    return new URL(origin).host === request.host
   } catch {
     return false
   }

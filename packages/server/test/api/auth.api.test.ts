@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { ApiToken, CurrentUser, LoginMetadata, SystemInfo } from '@flagman/contract'
+import { ApiToken, CurrentUser, LoginMetadata, Project, SystemInfo } from '@flagman/contract'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
@@ -68,6 +68,18 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
     expect(pair).toMatch(/^semaphore=[A-Za-z0-9_-]{20,}$/)
     expect(attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax']))
     expect(attributes.map((a) => a.toLowerCase())).not.toContain('secure')
+    // Proxy headers are not believed unless FLAGMAN_TRUST_PROXY says so.
+    const spoofed = await world.request('POST', '/api/auth/login', {
+      json: { auth: carol.username, password: carol.password },
+      headers: { 'X-Forwarded-Proto': 'https' },
+    })
+    expectNoContent(spoofed)
+    expect(spoofed.headers.get('set-cookie') ?? '').not.toMatch(/;\s*secure/i)
+    const proxied = await world.request('POST', '/api/auth/login', {
+      json: { auth: carol.username, password: carol.password },
+      headers: { Origin: 'https://flagman.example', 'X-Forwarded-Host': 'flagman.example' },
+    })
+    expectError(proxied, 403, /cross-site/i)
   })
 
   it('ends the session on logout: the cookie no longer works', async () => {
@@ -209,7 +221,7 @@ describe.each(dialects().slice(0, 1))('sign-in throttling on %s', (dialect) => {
 
       // Now even the right password is refused until the lock ends.
       const refused = await login(ADMIN.login, ADMIN.password)
-      expectError(refused, 429, /try again in \d+ seconds/i)
+      expectError(refused, 429, /^Too many failed sign-in attempts\. Try again in 1 second\.$/)
       const retryAfter = Number(refused.headers.get('retry-after'))
       expect(retryAfter).toBe(1)
       expect(refused.headers.get('set-cookie')).toBeNull()
@@ -218,6 +230,99 @@ describe.each(dialects().slice(0, 1))('sign-in throttling on %s', (dialect) => {
       expectNoContent(await login(ADMIN.login, ADMIN.password))
     } finally {
       await guarded.stop()
+    }
+  })
+})
+
+describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (dialect) => {
+  let proxied: TestServer
+
+  beforeAll(async () => {
+    proxied = await startTestServer(dialect, {
+      FLAGMAN_TRUST_PROXY: 'true',
+      FLAGMAN_LOGIN_MAX_ATTEMPTS: '3',
+      FLAGMAN_LOGIN_LOCK_SECONDS: '600',
+    })
+  })
+  afterAll(async () => {
+    await proxied?.stop()
+  })
+
+  const login = (password: string, headers: Record<string, string>) =>
+    http(proxied.url, 'POST', '/api/auth/login', { json: { auth: ADMIN.login, password }, headers })
+
+  it('marks the session cookie Secure when the proxy says the browser uses HTTPS', async () => {
+    const client = { 'X-Forwarded-For': '198.51.100.1' }
+    const https = await login(ADMIN.password, { ...client, 'X-Forwarded-Proto': 'https' })
+    expectNoContent(https)
+    const attributes = (https.headers.get('set-cookie') ?? '').split(';').map((a) => a.trim())
+    expect(attributes).toEqual(
+      expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax', 'Secure']),
+    )
+    const plain = await login(ADMIN.password, { ...client, 'X-Forwarded-Proto': 'http' })
+    expectNoContent(plain)
+    expect(plain.headers.get('set-cookie') ?? '').not.toMatch(/;\s*secure/i)
+  })
+
+  it('checks the Origin against the host the browser used', async () => {
+    const headers = {
+      'X-Forwarded-For': '198.51.100.2',
+      'X-Forwarded-Proto': 'https',
+      'X-Forwarded-Host': 'flagman.example',
+    }
+    expectNoContent(await login(ADMIN.password, { ...headers, Origin: 'https://flagman.example' }))
+    expectError(await login(ADMIN.password, { ...headers, Origin: 'https://evil.example' }), 403)
+  })
+
+  it('lets only as many parallel guesses through as failures are allowed, per client', async () => {
+    const attacker = { 'X-Forwarded-For': '203.0.113.7' }
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => login(`wrong-${i}`, attacker)),
+    )
+    const statuses = burst.map((r) => r.status).sort()
+    expect(statuses).toEqual([...Array(3).fill(401), ...Array(7).fill(429)])
+    for (const refused of burst.filter((r) => r.status === 429)) {
+      expectError(refused, 429, /try again/i)
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
+    }
+    // The address is now locked out, even with the right password; other clients are not.
+    expectError(await login(ADMIN.password, attacker), 429)
+    expectNoContent(await login(ADMIN.password, { 'X-Forwarded-For': '203.0.113.8' }))
+  })
+})
+
+describe.each(dialects().slice(0, 1))('sign-in and project settings on %s', (dialect) => {
+  it('turns off password sign-in and says so in the sign-in metadata', async () => {
+    const closed = await startTestServer(dialect, { FLAGMAN_PASSWORD_LOGIN_DISABLE: 'true' })
+    try {
+      const metadata = await http(closed.url, 'GET', '/api/auth/login')
+      expect(expectBody(metadata, 200, LoginMetadata).login_with_password).toBe(false)
+      const refused = await http(closed.url, 'POST', '/api/auth/login', {
+        json: { auth: ADMIN.login, password: ADMIN.password },
+      })
+      expectError(refused, 400, /disabled/)
+      expect(refused.headers.get('set-cookie')).toBeNull()
+    } finally {
+      await closed.stop()
+    }
+  })
+
+  it('lets users who are not administrators create projects when allowed, as owners', async () => {
+    const open = await startTestServer(dialect, { FLAGMAN_NON_ADMIN_CAN_CREATE_PROJECT: 'true' })
+    try {
+      const world = new World(open)
+      const dave = await world.newUser()
+      const me = await world.request('GET', '/api/user', { as: dave.as })
+      expect(expectBody(me, 200, CurrentUser).can_create_project).toBe(true)
+      const created = await world.request('POST', '/api/projects', {
+        as: dave.as,
+        json: { name: 'Dave made this' },
+      })
+      const project = expectBody(created, 201, Project)
+      const role = await world.request('GET', `/api/project/${project.id}/role`, { as: dave.as })
+      expect(role.body).toEqual({ role: 'owner', permissions: 15 })
+    } finally {
+      await open.stop()
     }
   })
 })

@@ -150,6 +150,7 @@ const CASES: BadCase[] = [
     ['a project id just beyond 32 bits', '/api/project/2147483648', 400],
     ['an unknown user', '/api/users/987654', 404],
     ['a user id with letters', '/api/users/12abc', 400],
+    ['a user id with a malformed %-escape', '/api/users/%E0%A4%A', 400],
   ].map(([name, path, status]): BadCase => ({
     name: `GET of ${name}`,
     method: 'GET',
@@ -479,6 +480,14 @@ const CASES: BadCase[] = [
     method: 'DELETE',
     path: () => `/api/user/tokens/${'a'.repeat(70)}`,
     status: 400,
+    probe: 'tokens',
+  },
+  {
+    name: 'expiring a token named by an id far too long for an address',
+    method: 'DELETE',
+    path: () => `/api/user/tokens/${'a'.repeat(150)}`,
+    status: 414,
+    error: /too long/,
     probe: 'tokens',
   },
   {

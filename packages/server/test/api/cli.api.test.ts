@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { CurrentUser } from '@flagman/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dialects } from '../support/databases.js'
+import { createScratchDatabase, dialects, type ScratchDatabase } from '../support/databases.js'
 import { unique, World } from '../support/fixtures.js'
 import { expectBody, expectError } from '../support/http.js'
 import { ADMIN, FLAGMAN_BIN, startTestServer, type TestServer } from '../support/server.js'
@@ -65,6 +67,32 @@ describe('flagman without a database', () => {
       'not-an-email',
     )
     expectFailure(run, /email must be a valid email address/)
+  })
+
+  it('prints the version with --version too', async () => {
+    const run = await flagman(process.env, '--version')
+    expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
+  })
+
+  it('answers a wrong command line with one line pointing at --help, and exit status 1', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [[], /missing command; see 'flagman --help'/],
+      [['bogus'], /unknown command 'bogus'; see 'flagman --help'/],
+      [['user'], /missing command; see 'flagman user --help'/],
+      [['user', 'bogus'], /unknown command 'bogus'; see 'flagman user --help'/],
+      [
+        ['user', 'add', '--login', 'x'],
+        /'--password <password>' not specified; see 'flagman user add --help'/,
+      ],
+      [['user', 'list', '--bogus'], /unknown option '--bogus'; see 'flagman user list --help'/],
+      [['user', 'change-by-login', '--login', 'x'], /Nothing to change/],
+    ]
+    for (const [args, message] of cases) {
+      const run = await flagman(process.env, ...args)
+      expect(run.code, args.join(' ')).toBe(1)
+      expect(run.stdout).toBe('')
+      expectFailure(run, message)
+    }
   })
 
   it('explains itself with --help and exits 0', async () => {
@@ -176,6 +204,49 @@ describe.each(dialects())('flagman user commands on %s', (dialect) => {
     expect(await signInStatus(ADMIN.login, ADMIN.password)).toBe(204)
   })
 
+  it('changes the name and email of a user and makes them an administrator', async () => {
+    const person = await world.newUser()
+    const email = `${unique('renamed')}@example.test`
+    const changed = await flagman(
+      server.env,
+      'user',
+      'change-by-login',
+      '--login',
+      person.username,
+      '--name',
+      'Renamed By CLI',
+      '--email',
+      email,
+      '--admin',
+    )
+    expect(changed).toEqual({ code: 0, stdout: `User ${person.username} changed\n`, stderr: '' })
+    // Not a password change: the user stays signed in.
+    const me = expectBody(
+      await world.request('GET', '/api/user', { as: person.as }),
+      200,
+      CurrentUser,
+    )
+    expect(me).toMatchObject({
+      username: person.username,
+      name: 'Renamed By CLI',
+      email,
+      admin: true,
+    })
+
+    expectFailure(
+      await flagman(
+        server.env,
+        'user',
+        'change-by-login',
+        '--login',
+        person.username,
+        '--email',
+        ADMIN.email,
+      ),
+      /email already exists/,
+    )
+  })
+
   it('refuses bad input with a one-line error and a non-zero exit, changing nothing', async () => {
     const admin = await world.admin()
     const users = async () => (await world.request('GET', '/api/users', { as: admin.as })).body
@@ -204,5 +275,69 @@ describe.each(dialects())('flagman user commands on %s', (dialect) => {
       /No user with login nobody/,
     )
     expect(await users()).toEqual(before)
+  })
+})
+
+describe.each(dialects())('flagman migrate on %s', (dialect) => {
+  let scratch: ScratchDatabase
+  let dataDir: string
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(dialect)
+    dataDir = mkdtempSync(join(tmpdir(), 'flagman-cli-migrate-'))
+  })
+  afterAll(async () => {
+    await scratch?.drop()
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true })
+  })
+
+  it('migrates a fresh database once; then a user added by the CLI signs in to a server on it', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, FLAGMAN_DATA_DIR: dataDir }
+    delete env.FLAGMAN_DB
+    if (scratch.url) env.FLAGMAN_DB = scratch.url
+    const first = await flagman(env, 'migrate')
+    expect(first.stderr).toBe('')
+    expect(first.code).toBe(0)
+    expect(first.stdout).toMatch(
+      /^Applied \d+ migration\(s\): 202611220001_create_users_and_auth, /,
+    )
+    expect(await flagman(env, 'migrate')).toEqual({
+      code: 0,
+      stdout: 'The database is up to date\n',
+      stderr: '',
+    })
+
+    const added = await flagman(
+      env,
+      'user',
+      'add',
+      '--login',
+      'first',
+      '--password',
+      'first-pw',
+      '--name',
+      'First',
+      '--email',
+      'first@example.test',
+      '--admin',
+    )
+    expect(added.code, added.stderr).toBe(0)
+    // A server on a database that already has users creates no other administrator.
+    const server = await startTestServer(dialect, {}, { reuse: { scratch, dataDir } })
+    try {
+      const world = new World(server)
+      const as = await world.signIn('first', 'first-pw')
+      const me = expectBody(await world.request('GET', '/api/user', { as }), 200, CurrentUser)
+      expect(me).toMatchObject({ username: 'first', admin: true })
+      expect(
+        (
+          await world.request('POST', '/api/auth/login', {
+            json: { auth: ADMIN.login, password: ADMIN.password },
+          })
+        ).status,
+      ).toBe(401)
+    } finally {
+      await server.kill?.('SIGTERM')
+    }
   })
 })

@@ -35,7 +35,7 @@ export interface TestServer {
 
 export interface StartOptions {
   /** Starts on the data folder and database of this (stopped or killed) server. */
-  reuse?: TestServer
+  reuse?: Pick<TestServer, 'dataDir' | 'scratch'>
 }
 
 /** A client that keeps the cookie it was given, as a browser would, with the same Origin. */

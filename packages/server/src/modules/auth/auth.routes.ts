@@ -11,6 +11,7 @@ import { LoginThrottle } from './login-throttle.js'
 /** One message for unknown user and wrong password, so logins cannot be probed. */
 const BAD_CREDENTIALS = 'Incorrect login or password'
 
+/** HTTPS to the browser: a TLS connection, or X-Forwarded-Proto from a trusted proxy. */
 function isHttps(request: FastifyRequest): boolean {
   return request.protocol === 'https'
 }
@@ -27,21 +28,28 @@ export function authRoutes(app: FastifyInstance): void {
   mount(app, login, async ({ db, body, request, reply, config }) => {
     if (config.passwordLoginDisabled) throw new BadRequestError('Password sign-in is disabled')
     const address = request.ip
-    const wait = throttle.retryAfter(address)
+    const wait = throttle.begin(address)
     if (wait > 0) {
       throw new TooManyRequestsError(
-        `Too many failed sign-in attempts. Try again in ${wait} seconds.`,
+        `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
         wait,
       )
     }
-    const user = await findUserByLogin(db, body.auth)
-    const ok = await verifyPassword(body.password, user && !user.external ? user.password : null)
+    let user: Awaited<ReturnType<typeof findUserByLogin>>
+    let ok: boolean
+    try {
+      user = await findUserByLogin(db, body.auth)
+      ok = await verifyPassword(body.password, user && !user.external ? user.password : null)
+    } catch (error) {
+      throttle.abandon(address)
+      throw error
+    }
+    if (ok) throttle.succeed(address)
+    else throttle.fail(address)
     if (!user || !ok) {
-      throttle.fail(address)
       request.log.info({ address }, 'failed sign-in')
       throw new UnauthorizedError(BAD_CREDENTIALS)
     }
-    throttle.succeed(address)
     const token = newSessionToken()
     const now = nowIso()
     await db.kysely

@@ -80,13 +80,15 @@ export async function createUser(db: Db, actor: Actor | null, input: CreateInput
   })
 }
 
+/** Edits a user. `actor` is null when the command-line tool does it (as an administrator). */
 export async function updateUser(
   db: Db,
-  actor: Actor,
+  actor: Actor | null,
   id: number,
   input: UpdateInput,
 ): Promise<void> {
   const newPassword = input.password ? await hashPassword(input.password) : null
+  const actorIsAdmin = actor?.admin ?? true
   await db.kysely.transaction().execute(async (trx) => {
     await lockUsers(trx, db.dialect)
     const current = await findUser(trx, id)
@@ -94,13 +96,15 @@ export async function updateUser(
     const admin = input.admin ?? Boolean(current.admin)
     const pro = input.pro ?? Boolean(current.pro)
     if (admin !== Boolean(current.admin)) {
-      if (actor.id === id) throw new UnauthorizedError('You can not change your own admin flag')
-      if (!actor.admin) throw new UnauthorizedError('Only administrators can change the admin flag')
+      if (actor?.id === id) throw new UnauthorizedError('You can not change your own admin flag')
+      if (!actorIsAdmin) {
+        throw new UnauthorizedError('Only administrators can change the admin flag')
+      }
       if (!admin && (await countAdmins(trx)) <= 1) {
         throw new BadRequestError('The last administrator can not be demoted')
       }
     }
-    if (pro && !current.pro && !actor.admin) {
+    if (pro && !current.pro && !actorIsAdmin) {
       throw new UnauthorizedError('Only administrators can give the pro flag')
     }
     if (current.external) {
@@ -124,10 +128,10 @@ export async function updateUser(
       })
       .where('id', '=', id)
       .execute()
-    if (newPassword) await expireSessions(trx, id, actor.id === id ? actor.sessionId : null)
+    if (newPassword) await expireSessions(trx, id, keptSession(actor, id))
     await insertEvent(trx, {
       projectId: null,
-      userId: actor.id,
+      userId: actor?.id ?? null,
       objectType: 'user',
       objectId: id,
       description: `User ${input.username} updated`,
@@ -135,9 +139,15 @@ export async function updateUser(
   })
 }
 
+/** The session that survives a password change: the one the user changed it in. */
+function keptSession(actor: Actor | null, userId: number): number | null {
+  return actor?.id === userId ? actor.sessionId : null
+}
+
+/** Sets a password. `actor` is null when the command-line tool does it. */
 export async function setPassword(
   db: Db,
-  actor: Actor,
+  actor: Actor | null,
   id: number,
   password: string,
 ): Promise<void> {
@@ -148,10 +158,10 @@ export async function setPassword(
     if (current.external) throw new BadRequestError('External users can not have a password')
     await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute()
     // A new password signs the user out everywhere else.
-    await expireSessions(trx, id, actor.id === id ? actor.sessionId : null)
+    await expireSessions(trx, id, keptSession(actor, id))
     await insertEvent(trx, {
       projectId: null,
-      userId: actor.id,
+      userId: actor?.id ?? null,
       objectType: 'user',
       objectId: id,
       description: `Password of user ${current.username} changed`,
