@@ -7,6 +7,7 @@ import {
   environmentRoutes,
   inventoryRoutes,
   keyRoutes,
+  listTeam,
   type Project,
   repositoryRoutes,
 } from '@flagman/contract'
@@ -187,6 +188,17 @@ test.describe('project resources', () => {
       params: { project_id: project.id },
       body: { name: 'spare', type: 'none', project_id: project.id },
     })
+    const staging = await adminApi.call(environmentRoutes.create, {
+      params: { project_id: project.id },
+      body: {
+        name: 'staging',
+        project_id: project.id,
+        json: '{"region": "eu"}',
+        secrets: [
+          { operation: 'create', type: 'env', name: 'API_TOKEN', secret: 'e2e-old-secret' },
+        ],
+      },
+    })
     await signIn(page)
 
     // Edit a repository: its branch.
@@ -198,6 +210,46 @@ test.describe('project resources', () => {
     await repositoryForm.getByRole('button', { name: 'Save' }).click()
     await expect(snackbar(page, 'Repository site saved')).toBeVisible()
     await expect(row(page, 'Repositories', 'site')).toContainText('(develop)')
+
+    // Edit an inventory: YAML that does not parse is refused with the parser's reason.
+    await page.getByRole('link', { name: 'Inventory' }).click()
+    await row(page, 'Inventory', 'production')
+      .getByRole('button', { name: 'Edit production' })
+      .click()
+    const inventoryForm = dialog(page, 'Edit inventory')
+    await choose(inventoryForm, page, /^Type/, 'Static YAML')
+    const content = inventoryForm.getByRole('textbox', { name: 'Inventory content' })
+    await content.fill('all:\n  hosts: [web1.example.com\n')
+    await inventoryForm.getByRole('button', { name: 'Save' }).click()
+    await expect(inventoryForm.getByText(/Inventory is not valid YAML: \S/)).toBeVisible()
+    await content.fill('all:\n  hosts:\n    web1.example.com:\n')
+    await inventoryForm.getByRole('button', { name: 'Save' }).click()
+    await expect(snackbar(page, 'Inventory production saved')).toBeVisible()
+    await expect(row(page, 'Inventory', 'production')).toContainText('Static YAML')
+
+    // Edit an environment: a variable and a new value for its secret, never shown back.
+    await page.getByRole('link', { name: 'Environment' }).click()
+    await row(page, 'Environment', 'staging').getByRole('button', { name: 'Edit staging' }).click()
+    const environmentForm = dialog(page, 'Edit environment')
+    const extra = environmentForm.getByRole('region', { name: 'Extra variables' })
+    await expect(extra.getByRole('textbox', { name: 'Value of variable 1' })).toHaveValue('eu')
+    await extra.getByRole('textbox', { name: 'Value of variable 1' }).fill('us')
+    await expect(environmentForm.getByRole('textbox', { name: 'Name of secret 1' })).toHaveValue(
+      'API_TOKEN',
+    )
+    const secretValue = environmentForm.getByLabel('Value of secret 1')
+    await expect(secretValue).toHaveValue('')
+    await secretValue.fill('e2e-new-secret')
+    await environmentForm.getByRole('button', { name: 'Save' }).click()
+    await expect(snackbar(page, 'Environment staging saved')).toBeVisible()
+    const saved = await adminApi.call(environmentRoutes.get, {
+      params: { project_id: project.id, environment_id: staging.id },
+    })
+    expect(JSON.parse(saved.json)).toEqual({ region: 'us' })
+    expect(saved.secrets?.map((secret) => [secret.name, secret.secret])).toEqual([
+      ['API_TOKEN', ''],
+    ])
+    expect(JSON.stringify(saved)).not.toContain('e2e-')
 
     // Rename a key without touching its secret.
     await page.getByRole('link', { name: 'Key Store' }).click()
@@ -239,6 +291,70 @@ test.describe('project resources', () => {
     await expect(snackbar(page, 'Key spare deleted')).toBeVisible()
     await expect(row(page, 'Key Store', 'spare')).toHaveCount(0)
     await expect(row(page, 'Key Store', 'deploy-key')).toBeVisible()
+  })
+
+  test('an owner adds a member, changes the role and removes them; others may leave', async ({
+    page,
+    adminApi,
+  }) => {
+    const project = await newProject(adminApi, `Team ${uniqueId()}`)
+    const newcomer = await newUser(adminApi)
+    const runner = await newUser(adminApi)
+    await addMember(adminApi, project, runner, 'task_runner')
+    const team = () => adminApi.call(listTeam, { params: { project_id: project.id } })
+    await signIn(page)
+
+    await page.goto(`/project/${project.id}/team`)
+    await expect(page.getByRole('heading', { level: 1, name: 'Team' })).toBeVisible()
+    // The owner can not leave the project.
+    await expect(page.getByRole('button', { name: 'Leave project' })).toHaveCount(0)
+
+    // Add: user and role are required.
+    await page.getByRole('button', { name: 'Add member' }).click()
+    const addForm = dialog(page, 'Add team member')
+    await addForm.getByRole('button', { name: 'Add', exact: true }).click()
+    await expect(addForm.getByText('User is required')).toBeVisible()
+    await expect(addForm.getByText('Role is required')).toBeVisible()
+    await choose(addForm, page, /^User/, `${newcomer.name} (${newcomer.username})`)
+    await choose(addForm, page, /^Role/, 'Manager')
+    await addForm.getByRole('button', { name: 'Add', exact: true }).click()
+    await expect(snackbar(page, `${newcomer.name} added to the team`)).toBeVisible()
+    await expect(addForm).toBeHidden()
+    const newcomerRow = row(page, 'Team', newcomer.name)
+    await expect(newcomerRow).toContainText(newcomer.username)
+    await expect(newcomerRow.getByRole('combobox')).toHaveText('Manager')
+
+    // Change the role in the table.
+    await newcomerRow.getByRole('combobox').click()
+    await page.getByRole('option', { name: 'Guest', exact: true }).click()
+    await expect(snackbar(page, `Role of ${newcomer.name} changed`)).toBeVisible()
+    await expect
+      .poll(async () => (await team()).find((member) => member.id === newcomer.id)?.role)
+      .toBe('guest')
+
+    // Remove after the confirmation.
+    await newcomerRow.getByRole('button', { name: `Remove ${newcomer.name} from the team` }).click()
+    const confirm = dialog(page, 'Remove team member?')
+    await expect(confirm).toContainText(newcomer.name)
+    await confirm.getByRole('button', { name: 'Remove' }).click()
+    await expect(snackbar(page, `${newcomer.name} removed from the team`)).toBeVisible()
+    await expect(row(page, 'Team', newcomer.name)).toHaveCount(0)
+    expect((await team()).map((member) => member.id)).not.toContain(newcomer.id)
+
+    // A task runner sees the team without changes, and may leave.
+    await page.context().clearCookies()
+    await signIn(page, runner.username, runner.password)
+    await page.goto(`/project/${project.id}/team`)
+    await expect(row(page, 'Team', runner.name)).toContainText('Task runner')
+    await expect(page.getByRole('button', { name: 'Add member' })).toHaveCount(0)
+    await expect(table(page, 'Team').getByRole('button')).toHaveCount(0)
+    await expect(table(page, 'Team').getByRole('combobox')).toHaveCount(0)
+    await page.getByRole('button', { name: 'Leave project' }).click()
+    const leave = dialog(page, 'Leave project?')
+    await expect(leave).toContainText(project.name)
+    await leave.getByRole('button', { name: 'Leave' }).click()
+    await expect(snackbar(page, `You left the project ${project.name}`)).toBeVisible()
+    expect((await team()).map((member) => member.id)).not.toContain(runner.id)
   })
 
   test('a guest sees the resource pages read-only', async ({ page, adminApi }) => {
@@ -285,6 +401,11 @@ test.describe('project resources', () => {
       await expect(table(page, title).getByRole('button')).toHaveCount(0)
       await expectAccessible(page)
     }
+
+    await page.goto(`/project/${project.id}/team`)
+    await expect(row(page, 'Team', guest.name)).toContainText('Guest')
+    await expect(page.getByRole('button', { name: 'Add member' })).toHaveCount(0)
+    await expect(table(page, 'Team').getByRole('button')).toHaveCount(0)
 
     await page.goto(`/project/${project.id}/activity`)
     await expect(table(page, 'Activity')).toContainText('Environment staging created')

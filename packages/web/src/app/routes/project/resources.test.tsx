@@ -9,7 +9,7 @@ import type {
   Repository,
   SystemInfo,
 } from '@flagman/contract'
-import { render, screen, within } from '@testing-library/react'
+import { render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryRouter, RouterProvider } from 'react-router-dom'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -157,6 +157,7 @@ describe('safe deletion', { timeout: SLOW_TEST_MS }, () => {
           ...noRefs,
           repositories: [{ id: 7, name: 'site' }],
           templates: [{ id: 2, name: 'Deploy site' }],
+          integrations: [{ id: 9, name: 'GitHub push' }],
         },
       },
     })
@@ -172,11 +173,40 @@ describe('safe deletion', { timeout: SLOW_TEST_MS }, () => {
       'href',
       '/project/4/repositories',
     )
-    // Templates have no page yet: named, not linked.
     const templateList = within(dialog).getByRole('list', { name: 'Templates' })
-    expect(within(templateList).getByText('Deploy site')).toBeInTheDocument()
-    expect(within(templateList).queryByRole('link')).not.toBeInTheDocument()
+    expect(within(templateList).getByRole('link', { name: 'Deploy site' })).toHaveAttribute(
+      'href',
+      '/project/4/templates/2',
+    )
+    // Integrations have no page: named, not linked.
+    const integrationList = within(dialog).getByRole('list', { name: 'Integrations' })
+    expect(within(integrationList).getByText('GitHub push')).toBeInTheDocument()
+    expect(within(integrationList).queryByRole('link')).not.toBeInTheDocument()
     expect(within(dialog).queryByRole('list', { name: 'Schedules' })).not.toBeInTheDocument()
+    expect(within(dialog).queryByRole('list', { name: 'Inventories' })).not.toBeInTheDocument()
+    expect(requests.some((request) => request.method === 'DELETE')).toBe(false)
+  })
+
+  it('links the template of a schedule that checks a repository', async () => {
+    const { requests } = renderPage('/project/4/repositories', OWNER, {
+      'GET /api/project/4/repositories/7/refs': {
+        body: { ...noRefs, schedules: [{ id: 3, name: 'Nightly build' }] },
+      },
+    })
+    await userEvent.click(
+      within(await findTable('Repositories')).getByRole('button', { name: 'Delete site' }),
+    )
+    const dialog = await screen.findByRole('dialog', { name: "Can't delete the repository" })
+    expect(dialog).toHaveTextContent(
+      "The repository can't be deleted because it is used by the resources below",
+    )
+    const scheduleList = within(dialog).getByRole('list', { name: 'Schedules' })
+    expect(within(scheduleList).getByRole('link', { name: 'Nightly build' })).toHaveAttribute(
+      'href',
+      '/project/4/templates/3',
+    )
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Close' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
     expect(requests.some((request) => request.method === 'DELETE')).toBe(false)
   })
 

@@ -14,9 +14,16 @@ import { paths } from '../../../config/paths'
 
 type Section = (typeof REF_SECTIONS)[number]
 
-/** The page a reference links to; sections whose pages do not exist yet are plain text. */
-function sectionHref(section: Section, projectId: number): string | null {
+/**
+ * The page a reference links to: templates (and schedules, which are listed by their template)
+ * open the template; inventories and repositories their list. Integrations have no page and
+ * are plain text.
+ */
+function refHref(section: Section, projectId: number, item: RefItem): string | null {
   switch (section) {
+    case 'templates':
+    case 'schedules':
+      return paths.projectTemplate.href(projectId, item.id)
     case 'inventories':
       return paths.projectInventory.href(projectId)
     case 'repositories':
@@ -39,24 +46,26 @@ function RefSection({
 }) {
   const { t } = useTranslation('references')
   const headingId = useId()
-  const href = sectionHref(section, projectId)
   return (
     <Box sx={{ mt: 2 }}>
       <Typography id={headingId} variant="subtitle2" component="h3">
         {t(`sections.${section}`)}
       </Typography>
       <List dense disablePadding aria-labelledby={headingId}>
-        {items.map((item) => (
-          <ListItem key={item.id} sx={{ py: 0.25 }}>
-            {href ? (
-              <Link component={RouterLink} to={href} onClick={onNavigate}>
-                {item.name}
-              </Link>
-            ) : (
-              <Typography variant="body2">{item.name}</Typography>
-            )}
-          </ListItem>
-        ))}
+        {items.map((item) => {
+          const href = refHref(section, projectId, item)
+          return (
+            <ListItem key={item.id} sx={{ py: 0.25 }}>
+              {href ? (
+                <Link component={RouterLink} to={href} onClick={onNavigate}>
+                  {item.name}
+                </Link>
+              ) : (
+                <Typography variant="body2">{item.name}</Typography>
+              )}
+            </ListItem>
+          )
+        })}
       </List>
     </Box>
   )
