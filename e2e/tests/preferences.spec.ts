@@ -25,7 +25,7 @@ const HISTORY_PAGE_TEXTS = [
   ['shell', 'darkMode'],
   ['shell', 'language.label'],
   ['projects', 'dashboard.history'],
-  ['projects', 'history.emptyTitle'],
+  ['tasks', 'history.emptyTitle'],
   ['shell', 'menu.team'],
   ['shell', 'menu.dashboard'],
 ] as const
@@ -36,14 +36,15 @@ const SIGN_IN_PAGE_TEXTS = [
   ['auth', 'login.help'],
 ] as const
 
-/** The first of these texts whose German translation differs from the English one. */
-function germanText(candidates: readonly (readonly [string, string])[]) {
+/** Those of these texts whose German translation differs from the English one. */
+function germanTexts(candidates: readonly (readonly [string, string])[]) {
+  const texts: { key: string; en: string; de: string }[] = []
   for (const [namespace, key] of candidates) {
     const en = message('en', namespace, key)
     const de = message('de', namespace, key)
-    if (en && de && de !== en) return { key: `${namespace}:${key}`, en, de }
+    if (en && de && de !== en) texts.push({ key: `${namespace}:${key}`, en, de })
   }
-  return null
+  return texts
 }
 
 function bodyBackground(page: Page): Promise<string> {
@@ -108,12 +109,13 @@ test.describe('preferences', () => {
     expect(await page.evaluate(() => localStorage.getItem('lang'))).toBe('de')
     await expect(page.getByRole('button', { name: /Deutsch/ })).toBeVisible()
 
-    const onHistory = germanText(HISTORY_PAGE_TEXTS)
-    const onSignIn = germanText(SIGN_IN_PAGE_TEXTS)
-    if (onHistory) {
-      await expect(page.getByText(onHistory.de, { exact: true }).first()).toBeVisible()
-      await expect(page.getByText(onHistory.en, { exact: true })).toHaveCount(0)
-    } else {
+    const onHistory = germanTexts(HISTORY_PAGE_TEXTS)
+    const onSignIn = germanTexts(SIGN_IN_PAGE_TEXTS)
+    for (const text of onHistory) {
+      await expect(page.getByText(text.de, { exact: true }).first(), text.key).toBeVisible()
+      await expect(page.getByText(text.en, { exact: true }), text.key).toHaveCount(0)
+    }
+    if (onHistory.length === 0) {
       testInfo.annotations.push({
         type: 'German texts not checked',
         description: `de and en read the same for ${HISTORY_PAGE_TEXTS.map((t) => t.join(':')).join(', ')}; only the page language and the stored choice were checked`,
@@ -124,9 +126,10 @@ test.describe('preferences', () => {
     await page.context().clearCookies()
     await page.goto('/auth/login')
     await expect(page.locator('html')).toHaveAttribute('lang', 'de')
-    if (onSignIn) {
-      await expect(page.getByText(onSignIn.de, { exact: true }).first()).toBeVisible()
-    } else {
+    for (const text of onSignIn) {
+      await expect(page.getByText(text.de, { exact: true }).first(), text.key).toBeVisible()
+    }
+    if (onSignIn.length === 0) {
       testInfo.annotations.push({
         type: 'German texts not checked',
         description: 'the sign-in page texts read the same in de and en',

@@ -3,9 +3,11 @@ import {
   apiAs,
   dialog,
   expect,
+  expectAccessible,
   newMemberWithProjects,
   newProject,
   projectPicker,
+  saveScreenshot,
   signIn,
   snackbar,
   test,
@@ -104,6 +106,42 @@ test.describe('projects', () => {
     // The choice is remembered: the start page opens it again.
     await page.goto('/project')
     await expect(page).toHaveURL(new RegExp(`/project/${charlie.id}/history$`))
+  })
+
+  test('task runners and guests are told what their role allows', async ({ page, adminApi }) => {
+    const id = uniqueId()
+    const runner = await newMemberWithProjects(adminApi, [`Runner Role ${id}`], {
+      role: 'task_runner',
+    })
+    await signIn(page, runner.user.username, runner.user.password)
+    await expect(page).toHaveURL(new RegExp(`/project/${runner.projects[0]!.id}/history$`))
+    await expect(projectPicker(page)).toContainText('Task runner')
+    await expect(
+      page.getByRole('status').filter({ hasText: 'You can run any tasks' }),
+    ).toBeVisible()
+    await expect(page.getByText('You have readonly access')).toHaveCount(0)
+    // Without the updateProject permission there is no Settings tab.
+    await expect(page.getByRole('tab', { name: 'Settings' })).toHaveCount(0)
+
+    await page.context().clearCookies()
+    const guest = await newMemberWithProjects(adminApi, [`Guest Role ${id}`], { role: 'guest' })
+    await signIn(page, guest.user.username, guest.user.password)
+    await expect(page).toHaveURL(new RegExp(`/project/${guest.projects[0]!.id}/history$`))
+    await expect(projectPicker(page)).toContainText('Guest')
+    await expect(
+      page.getByRole('status').filter({ hasText: 'You have readonly access' }),
+    ).toBeVisible()
+    await expect(page.getByText('You can run any tasks')).toHaveCount(0)
+    await expectAccessible(page)
+    await saveScreenshot(page, 'project-history-guest')
+
+    // Owners get no such notice.
+    await page.context().clearCookies()
+    const owner = await newMemberWithProjects(adminApi, [`Owner Role ${id}`])
+    await signIn(page, owner.user.username, owner.user.password)
+    await expect(page.getByRole('heading', { level: 1, name: `Owner Role ${id}` })).toBeVisible()
+    await expect(page.getByText('You can run any tasks')).toHaveCount(0)
+    await expect(page.getByText('You have readonly access')).toHaveCount(0)
   })
 
   test('settings refuse an invalid limit, then save', async ({
