@@ -224,9 +224,31 @@ test.describe('task templates', () => {
     await expect(breadcrumbs).toContainText('Bash job (copy)')
     await expect(page.getByRole('button', { name: 'Run' })).toBeEnabled()
     await expect(page.getByText('No tasks yet')).toBeVisible()
+    await expect(page.getByRole('tab', { name: 'Workspaces' })).toHaveCount(0)
     await page.getByRole('tab', { name: 'Details' }).click()
     await expect(page.getByText('deploy.sh')).toBeVisible()
     await saveScreenshot(page, 'template-details')
+
+    // A Terraform copy gets a workspace of its own; the original keeps its one.
+    await page.goto(`/project/${project.id}/templates`)
+    await row(page, 'Terraform job').getByRole('button', { name: 'Copy Terraform job' }).click()
+    const terraformCopy = dialog(page, 'Copy template')
+    await expect(terraformCopy.getByRole('textbox', { name: 'Subdirectory path' })).toHaveValue(
+      'infra',
+    )
+    await terraformCopy.getByRole('button', { name: 'Create' }).click()
+    await expect(snackbar(page, 'Template Terraform job (copy) created')).toBeVisible()
+    await expect(page).toHaveURL(/\/templates\/\d+\/tasks$/)
+    await expect(page.getByRole('tab', { name: 'Workspaces' })).toBeVisible()
+    const copies = await adminApi.call(templateRoutes.list, {
+      params: { project_id: project.id },
+    })
+    const original = copies.find((template) => template.name === 'Terraform job')
+    const copied = copies.find((template) => template.name === 'Terraform job (copy)')
+    expect(copied?.playbook).toBe('infra')
+    expect(copied?.inventory_id).not.toBeNull()
+    expect(original?.inventory_id).not.toBeNull()
+    expect(copied?.inventory_id).not.toBe(original?.inventory_id)
   })
 
   test('edits views, reorders their tabs and remembers hidden columns', async ({

@@ -29,6 +29,7 @@ import {
   fetchTemplateRefs,
   useDeleteTemplate,
   useTemplate,
+  useTemplateLiveUpdates,
   useTemplates,
 } from '../../../features/templates/api/templates'
 import { NewTaskButton } from '../../../features/tasks/components/new-task-button'
@@ -74,6 +75,7 @@ export function TemplateRoute() {
     templateId !== null && template.data !== undefined && usesWorkspaces(template.data),
   )
   const remove = useDeleteTemplate(project.id)
+  useTemplateLiveUpdates(project.id)
   const deletion = useSafeDelete((item: Template) => fetchTemplateRefs(project.id, item.id))
   const [dialog, setDialog] = useState<TemplateDialogMode | null>(null)
   const listHref = paths.projectTemplates.href(project.id, viewId)

@@ -16,6 +16,7 @@ import {
   fetchTemplateRefs,
   useApps,
   useDeleteTemplate,
+  useTemplateLiveUpdates,
   useTemplates,
 } from '../../../features/templates/api/templates'
 import { ColumnSettings } from '../../../features/templates/components/column-settings'
@@ -61,6 +62,7 @@ export function TemplatesRoute() {
   const resources = useTemplateResources(project.id)
   const apps = useApps()
   const remove = useDeleteTemplate(project.id)
+  useTemplateLiveUpdates(project.id)
   const deletion = useSafeDelete((template: Template) => fetchTemplateRefs(project.id, template.id))
   const [dialog, setDialog] = useState<TemplateDialogMode | null>(null)
   const [hidden, setHidden] = useState<string[]>(() => readHiddenColumns(TABLE_ID))

@@ -201,10 +201,13 @@ export function AppEditDialog({ open, app, onClose }: AppEditDialogProps) {
                   title: values.title,
                   icon: values.icon,
                   color: values.color,
+                  // Not edited here; sent back so that saving keeps it.
+                  dark_color: app?.dark_color ?? '',
                   priority: Number(values.priority.trim()),
                   path: values.path,
                   args: values.args.map((arg) => arg.trim()).filter((arg) => arg !== ''),
-                  ...(app ? {} : { active: false }),
+                  // A saved app is stored whole: an edit keeps its state, a new app starts off.
+                  active: app ? app.active : false,
                 },
               },
               {

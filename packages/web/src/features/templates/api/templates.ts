@@ -1,5 +1,19 @@
-import { appRoutes, type App, type Refs, type Template, templateRoutes } from '@flagman/contract'
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  appRoutes,
+  type App,
+  type Refs,
+  type TaskUpdateMessage,
+  type Template,
+  templateRoutes,
+} from '@flagman/contract'
+import {
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
+import { useRealtime } from '../../../hooks/use-realtime'
 import { api } from '../../../lib/api-client'
 import { templateKeys } from './templates.query-keys'
 
@@ -62,5 +76,50 @@ export function useDeleteTemplate(projectId: number) {
 export function fetchTemplateRefs(projectId: number, templateId: number): Promise<Refs> {
   return api.call(templateRoutes.refs, {
     params: { project_id: projectId, template_id: templateId },
+  })
+}
+
+/**
+ * Shows a task's status change in the template lists and on the template page: the template's
+ * last task is patched when it is that task, otherwise (a new task) the template is read again.
+ * The last tasks shown in an expanded row are read again too.
+ */
+export function applyTemplateTaskUpdate(queryClient: QueryClient, message: TaskUpdateMessage) {
+  const { task_id, project_id, template_id, status, start, end, version } = message
+  const patch = (template: Template): Template =>
+    template.last_task
+      ? { ...template, last_task: { ...template.last_task, status, start, end, version } }
+      : template
+  let stale = false
+  const update = (template: Template | undefined): Template | undefined => {
+    if (!template || template.id !== template_id) return template
+    if (template.last_task?.id === task_id) return patch(template)
+    if (!template.last_task || template.last_task.id < task_id) stale = true
+    return template
+  }
+  queryClient.setQueriesData<Template[]>(
+    { queryKey: [...templateKeys.all(project_id), 'list'] },
+    (list) => list?.map((template) => update(template) ?? template),
+  )
+  queryClient.setQueryData<Template>(templateKeys.item(project_id, template_id), update)
+  if (stale) {
+    void queryClient.invalidateQueries({ queryKey: [...templateKeys.all(project_id), 'list'] })
+    void queryClient.invalidateQueries({
+      queryKey: templateKeys.item(project_id, template_id),
+      exact: true,
+    })
+  }
+  void queryClient.invalidateQueries({
+    queryKey: [...templateKeys.item(project_id, template_id), 'tasks'],
+  })
+}
+
+/** Keeps the last task of the project's templates current from the live socket. */
+export function useTemplateLiveUpdates(projectId: number) {
+  const queryClient = useQueryClient()
+  useRealtime((message) => {
+    if (message.type === 'update' && message.project_id === projectId) {
+      applyTemplateTaskUpdate(queryClient, message)
+    }
   })
 }

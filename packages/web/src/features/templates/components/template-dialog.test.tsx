@@ -401,6 +401,66 @@ describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
     expect(writes[0]?.body).toMatchObject({ task_params: null })
   })
 
+  it('offers the workspaces of an edited Terraform template as its default workspace', async () => {
+    const workspace = (id: number, name: string, templateId: number | null): Inventory => ({
+      ...inventory,
+      id,
+      name,
+      type: 'terraform-workspace',
+      inventory: name,
+      template_id: templateId,
+    })
+    const { requests } = lists({
+      // The same answer for the project's inventories and the template's workspaces.
+      'GET /api/project/3/inventory': {
+        body: [inventory, workspace(41, 'default', 20), workspace(42, 'free', null)],
+      },
+      'GET /api/project/3/templates/20/schedules': { body: [] },
+      'PUT /api/project/3/templates/20': { status: 204 },
+    })
+    renderDialog({
+      kind: 'edit',
+      template: bashTemplate({ app: 'terraform', playbook: '', inventory_id: 41 }),
+    })
+    await screen.findByRole('dialog', { name: 'Edit template' })
+    const select = await screen.findByRole('combobox', { name: /^Default workspace/ })
+    expect(select).toHaveTextContent('default')
+    await userEvent.click(select)
+    const options = await screen.findAllByRole('option')
+    expect(options.map((option) => option.textContent)).toEqual(['None', 'default', 'free'])
+    await userEvent.click(screen.getByRole('option', { name: 'free' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.method === 'PUT')
+    expect(put?.body).toMatchObject({ app: 'terraform', inventory_id: 42 })
+  })
+
+  it('copies a Terraform template without the workspace of the original', async () => {
+    const { requests } = lists({
+      'GET /api/project/3/templates/20/schedules': { body: [] },
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...bashTemplate(), ...(request.body as object), id: 21 },
+      }),
+    })
+    renderDialog({
+      kind: 'copy',
+      template: bashTemplate({ app: 'terraform', playbook: 'infra', inventory_id: 41 }),
+    })
+    await screen.findByRole('dialog', { name: 'Copy template' })
+    expect(await screen.findByDisplayValue('deploy (copy)')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template deploy (copy) created')).toBeInTheDocument()
+    const post = requests.find((request) => request.method === 'POST')
+    expect(post?.body).toMatchObject({
+      app: 'terraform',
+      name: 'deploy (copy)',
+      playbook: 'infra',
+      repository_id: 7,
+      inventory_id: null,
+    })
+  })
+
   it('shows a server refusal in the red alert', async () => {
     lists({
       'POST /api/project/3/templates': { status: 400, body: { error: 'template name taken' } },

@@ -10,7 +10,7 @@ import { useSnackbar } from '../../../hooks/use-snackbar'
 import { api } from '../../../lib/api-client'
 import { getErrorText } from '../../../lib/error-text'
 import { saveCommitCheck, useCommitChecks, validateCron } from '../api/commit-checks'
-import { useTemplateResources } from '../api/resources'
+import { useTemplateResources, useTemplateWorkspaces } from '../api/resources'
 import { useApps, useTemplates } from '../api/templates'
 import { templateKeys } from '../api/templates.query-keys'
 import {
@@ -99,6 +99,8 @@ export function TemplateDialog({
   const checks = useCommitChecks(projectId, sourceId)
   const checksReady = sourceId === null || checks.isSuccess || checks.isError
   const save = useSaveTemplate(projectId, editing, checks.data ?? [])
+  // The workspaces an edited template owns; they are its choices of a default workspace.
+  const workspaces = useTemplateWorkspaces(projectId, editing?.id ?? 0, open && editing !== null)
 
   const currentApp = mode ? (mode.kind === 'new' ? mode.app : mode.template.app) : ''
   const appChoices = useMemo(() => {
@@ -142,6 +144,7 @@ export function TemplateDialog({
         ? templateToFormValues(null, mode.app, { viewId })
         : templateToFormValues(mode.template, mode.template.app, {
             nameSuffix: mode.kind === 'copy' ? t('dialog.copySuffix') : '',
+            copy: mode.kind === 'copy',
             commitCheck: checks.data?.[0] ?? null,
           })
       : null
@@ -177,7 +180,12 @@ export function TemplateDialog({
           id={formId}
           defaultValues={defaultValues}
           templateId={editing?.id ?? null}
-          resources={{ ...resources, templates: templates.data ?? [], apps: appChoices }}
+          resources={{
+            ...resources,
+            templates: templates.data ?? [],
+            apps: appChoices,
+            workspaces: editing ? (workspaces.data ?? []) : [],
+          }}
           onSubmit={(values) => {
             save.mutate(values, {
               onSuccess: ({ created, commitCheckError }) => {

@@ -41,6 +41,8 @@ export interface TemplateFormResources {
   templates: readonly Template[]
   /** Apps the template may use. */
   apps: readonly App[]
+  /** Workspaces the edited template owns (Terraform and OpenTofu). */
+  workspaces?: readonly Inventory[]
 }
 
 export interface TemplateFormProps {
@@ -99,12 +101,15 @@ export function TemplateForm({
   const playbookLabel = t(`form.playbook.${fields.playbookKind}`)
   const workspaceApp = app === 'terraform' || app === 'tofu'
 
+  // A Terraform or OpenTofu template uses a workspace it owns or a free one, which it then owns.
   const inventoryOptions = workspaceApp
-    ? resources.inventories.filter(
-        (item) =>
+    ? [
+        ...(resources.workspaces ?? []).filter((item) => item.template_id === templateId),
+        ...resources.inventories.filter((item) => item.template_id === null),
+      ].filter(
+        (item, index, list) =>
           item.type === `${app}-workspace` &&
-          templateId !== null &&
-          item.template_id === templateId,
+          list.findIndex((other) => other.id === item.id) === index,
       )
     : resources.inventories.filter(
         (item) => item.type === 'static' || item.type === 'static-yaml' || item.type === 'file',

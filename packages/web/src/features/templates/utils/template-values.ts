@@ -68,22 +68,30 @@ function templateType(type: string): TemplateFormValues['type'] {
 }
 
 /**
- * Form values of a template; a copy gets the name with the copy suffix. `commitCheck` is the
- * template's commit-check schedule, if it has one.
+ * Form values of a template; a copy gets the name with the copy suffix and, for Terraform and
+ * OpenTofu, no workspace (a workspace belongs to one template; the copy gets its own).
+ * `commitCheck` is the template's commit-check schedule, if it has one.
  */
 export function templateToFormValues(
   template: Template | null,
   app: string,
-  options: { viewId?: number | null; nameSuffix?: string; commitCheck?: Schedule | null } = {},
+  options: {
+    viewId?: number | null
+    nameSuffix?: string
+    copy?: boolean
+    commitCheck?: Schedule | null
+  } = {},
 ): TemplateFormValues {
   const commitCheck = options.commitCheck ?? null
+  const ownWorkspace =
+    options.copy === true && (template?.app === 'terraform' || template?.app === 'tofu')
   return {
     app: template?.app ?? app,
     name: template ? template.name + (options.nameSuffix ?? '') : '',
     description: template?.description ?? '',
     type: templateType(template?.type ?? ''),
     playbook: template?.playbook ?? '',
-    inventory_id: idText(template?.inventory_id),
+    inventory_id: ownWorkspace ? '' : idText(template?.inventory_id),
     repository_id: idText(template?.repository_id),
     environment_id: idText(template?.environment_id),
     view_id: idText(template ? template.view_id : options.viewId),
