@@ -28,6 +28,7 @@ const SCRIPTS: Record<string, string> = {
   'sleep.sh': 'echo started\nsleep 60\n',
   'greet.sh': 'echo "greeting $*"\n',
   'flood.sh': 'seq 1 100000 | sed "s/^/line /"\n',
+  'wave.sh': 'echo "hello $*"\nsleep 3\necho "goodbye"\n',
 }
 
 /** A local git repository with the scripts committed. */
@@ -141,6 +142,60 @@ test.describe('tasks', () => {
     await expectAccessible(page)
   })
 
+  test("runs from the template list's play button and the list follows it live", async ({
+    page,
+    adminApi,
+  }) => {
+    const fixture = await taskProject(adminApi, repo.path)
+    const wave = await fixture.template('wave.sh', {
+      survey_vars: [{ name: 'who', title: 'Who', required: true }],
+    })
+    await signIn(page)
+    await page.goto(`/project/${fixture.project.id}/templates`)
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'wave' }) })
+    await row.getByRole('button', { name: 'Show the last tasks of wave' }).click()
+    await expect(page.getByText('No tasks yet.')).toBeVisible()
+
+    await row.getByRole('button', { name: 'Run wave' }).click()
+    const form = page.getByRole('dialog', { name: 'New Task: wave' })
+    await form.getByRole('button', { name: 'Run' }).click()
+    await expect(form.getByText('Who is required')).toBeVisible()
+    await expect(page).not.toHaveURL(/\?t=/)
+    await form.getByRole('textbox', { name: 'Who' }).fill('world')
+    await form.getByRole('button', { name: 'Run' }).click()
+
+    await expect(page).toHaveURL(/\?t=\d+$/)
+    const taskId = Number(new URL(page.url()).searchParams.get('t'))
+    const dialog = logDialog(page)
+    await expect(dialog.getByText('wave', { exact: true })).toBeVisible()
+    await expect(dialog.getByText(`#${taskId}`, { exact: true })).toBeVisible()
+    // The first line arrives while the task still runs: the log is live, not read at the end.
+    await expect(dialog.getByText('hello who=world', { exact: true })).toBeVisible({
+      timeout: 20_000,
+    })
+    await expect(dialog.getByText('goodbye', { exact: true })).toHaveCount(0)
+    await expect(dialog.getByText('Running', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('goodbye', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(dialog.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await dialog.getByRole('button', { name: 'Close' }).click()
+    await expect(page).not.toHaveURL(/\?t=/)
+
+    // The row's last task and its expanded last tasks followed the task without a reload.
+    await expect(row.getByText(`#${taskId}`)).toBeVisible()
+    await expect(row.getByText('success', { exact: true })).toBeVisible()
+    await expect(page.getByRole('cell', { name: `#${taskId}`, exact: true })).toBeVisible()
+
+    const next = (
+      await adminApi.call(taskRoutes.create, {
+        params: { project_id: fixture.project.id },
+        body: { template_id: wave, environment: JSON.stringify({ who: 'again' }) },
+      })
+    ).id
+    await expect(row.getByText(`#${next}`)).toBeVisible({ timeout: 20_000 })
+    await expect(page.getByRole('cell', { name: `#${next}`, exact: true })).toBeVisible()
+    await expect(row.getByText('success', { exact: true })).toBeVisible({ timeout: 20_000 })
+  })
+
   test('stops a long task and force-stops it', async ({ page, adminApi }) => {
     const fixture = await taskProject(adminApi, repo.path)
     const trap = await fixture.template('trap.sh')
@@ -223,6 +278,11 @@ test.describe('tasks', () => {
     await expect(dialog.getByText('line 100000', { exact: true })).toBeVisible({ timeout: 30_000 })
     // Only the visible window of lines is in the document.
     expect(await dialog.getByText(/^line \d+$/).count()).toBeLessThan(500)
+    // The page still answers input: the search filters the whole log.
+    await dialog.getByRole('searchbox', { name: 'Search in log' }).fill('line 99999')
+    await expect(dialog.getByText('Matching lines: 1', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('line 99999', { exact: true })).toBeVisible()
+    await expect(dialog.getByText('line 100000', { exact: true })).toHaveCount(0)
   })
 
   test('deploys a chosen build version and shows the stats chart', async ({ page, adminApi }) => {

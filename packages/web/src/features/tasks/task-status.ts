@@ -18,6 +18,25 @@ export function statusColor(status: string): StatusColor {
   return COLORS[status] ?? 'error'
 }
 
+/** Icon of a status chip; an unknown status shows the error icon. */
+export type StatusIcon = 'alarm' | 'play' | 'pause' | 'check' | 'info' | 'stop' | 'error'
+
+const ICONS: Record<string, StatusIcon> = {
+  waiting: 'alarm',
+  starting: 'play',
+  running: 'play',
+  waiting_confirmation: 'pause',
+  confirmed: 'check',
+  success: 'check',
+  error: 'info',
+  stopping: 'stop',
+  stopped: 'stop',
+}
+
+export function statusIcon(status: string): StatusIcon {
+  return ICONS[status] ?? 'error'
+}
+
 export const LABELLED_STATUSES = [
   'waiting',
   'starting',

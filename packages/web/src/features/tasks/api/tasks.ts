@@ -39,10 +39,14 @@ export function useProjectTasks(projectId: number) {
   })
 }
 
+/** The global list of active tasks is read again this often, besides its live updates. */
+export const ACTIVE_TASKS_REFRESH_MS = 10_000
+
 export function useActiveTasks() {
   return useQuery({
     queryKey: taskKeys.active(),
     queryFn: async ({ signal }) => (await api.call(activeTaskRoutes.list, { signal })) ?? [],
+    refetchInterval: ACTIVE_TASKS_REFRESH_MS,
   })
 }
 

@@ -104,6 +104,9 @@ export function ActiveTasksTable({
           rowsPerPage={TABLE_ROWS_PER_PAGE}
           rowsPerPageOptions={[TABLE_ROWS_PER_PAGE]}
           onPageChange={(_, next) => setPage(next)}
+          labelDisplayedRows={({ from, to, count }) =>
+            t('history.displayedRows', { from, to, count })
+          }
         />
       ) : null}
     </Paper>

@@ -15,6 +15,8 @@ function styleOf(entry: ReturnType<typeof Anser.ansiToJson>[number]): CSSPropert
 
 /** One log line with its ANSI colours turned into styled text spans. */
 export const AnsiLine = memo(function AnsiLine({ text }: { text: string }) {
+  // Most lines carry no escape sequence: they need neither parsing nor extra elements.
+  if (!text.includes('\u001b')) return <>{text}</>
   const parts = Anser.ansiToJson(text, { remove_empty: true, use_classes: false })
   return (
     <>

@@ -111,6 +111,8 @@ describe('TaskLogDialog', () => {
       time: '2026-01-01T00:00:02Z',
       output: 'second line',
     })
+    // Live lines wait in the buffer until its next flush.
+    expect(screen.queryByText('second line')).not.toBeInTheDocument()
     expect(await screen.findByText('second line')).toBeInTheDocument()
     socket.receive({
       type: 'update',

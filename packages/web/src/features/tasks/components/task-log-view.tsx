@@ -1,19 +1,52 @@
 import Box from '@mui/material/Box'
 import { useVirtualizer } from '@tanstack/react-virtual'
-import { useLayoutEffect, useRef } from 'react'
+import { memo, useLayoutEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isAtBottom, type LogLine } from '../log-buffer'
 import { AnsiLine } from './ansi-line'
 
-/** Estimated height of one log row in pixels. */
+/**
+ * Height of one log row in pixels. Rows do not wrap (long lines scroll sideways), so every row
+ * has this height and none has to be measured in the page.
+ */
 export const LOG_ROW_HEIGHT = 22
 /** Rows rendered beyond the visible ones. */
 export const LOG_OVERSCAN = 100
 
+// One formatter for every row: building one per call is slow on long logs.
+const TIME_FORMAT = new Intl.DateTimeFormat(undefined, {
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
+})
+
 function formatTime(time: string): string {
   const date = new Date(time)
-  return Number.isNaN(date.getTime()) ? '' : date.toLocaleTimeString()
+  return Number.isNaN(date.getTime()) ? '' : TIME_FORMAT.format(date)
 }
+
+/** One row; rows already on screen are not rendered again when lines are appended. */
+const LogRow = memo(function LogRow({
+  index,
+  start,
+  line,
+}: {
+  index: number
+  start: number
+  line: LogLine
+}) {
+  return (
+    <div
+      data-index={index}
+      data-time={formatTime(line.time)}
+      role="listitem"
+      className="log-row"
+      style={{ transform: `translateY(${start}px)` }}
+    >
+      <AnsiLine text={line.output} />
+    </div>
+  )
+})
 
 /** The task's log as a virtual list that keeps following the end while the user is there. */
 export function TaskLogView({ lines, height }: { lines: LogLine[]; height: number | string }) {
@@ -27,9 +60,12 @@ export function TaskLogView({ lines, height }: { lines: LogLine[]; height: numbe
     overscan: LOG_OVERSCAN,
   })
 
+  // Following the end sets the position past the end, which the browser clamps: no layout is
+  // read here, and the list takes the new position from the scroll event before it paints.
   useLayoutEffect(() => {
-    if (follow.current && lines.length > 0) {
-      virtualizer.scrollToIndex(lines.length - 1, { align: 'end' })
+    const element = scrollRef.current
+    if (follow.current && element && lines.length > 0) {
+      element.scrollTop = virtualizer.getTotalSize()
     }
   }, [lines.length, virtualizer])
 
@@ -51,47 +87,40 @@ export function TaskLogView({ lines, height }: { lines: LogLine[]; height: numbe
         fontFamily: 'monospace',
         fontSize: 13,
         borderRadius: 1,
+        // Rows are plain elements styled from here: one style rule for all of them, whatever
+        // their number, instead of one generated rule per row and position.
+        // One element per plain line: the time is drawn from the row's data-time attribute.
+        '& .log-row': {
+          position: 'absolute',
+          top: 0,
+          left: 0,
+          minWidth: '100%',
+          px: 1,
+          height: LOG_ROW_HEIGHT,
+          lineHeight: `${LOG_ROW_HEIGHT}px`,
+          whiteSpace: 'pre',
+        },
+        '& .log-row::before': {
+          content: 'attr(data-time)',
+          display: 'inline-block',
+          mr: 1.5,
+          color: 'grey.500',
+        },
       }}
     >
       {lines.length === 0 ? (
         <Box sx={{ p: 1, color: 'grey.500' }}>{t('log.empty')}</Box>
       ) : (
-        <Box
+        <div
           role="list"
-          sx={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}
+          style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}
         >
           {virtualizer.getVirtualItems().map((item) => {
             const line = lines[item.index]
             if (!line) return null
-            return (
-              <Box
-                key={item.key}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                role="listitem"
-                sx={{
-                  position: 'absolute',
-                  top: 0,
-                  left: 0,
-                  width: '100%',
-                  transform: `translateY(${item.start}px)`,
-                  display: 'flex',
-                  gap: 1.5,
-                  px: 1,
-                  minHeight: LOG_ROW_HEIGHT,
-                  lineHeight: `${LOG_ROW_HEIGHT}px`,
-                }}
-              >
-                <Box component="span" sx={{ color: 'grey.500', flexShrink: 0 }}>
-                  {formatTime(line.time)}
-                </Box>
-                <Box component="span" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-                  <AnsiLine text={line.output} />
-                </Box>
-              </Box>
-            )
+            return <LogRow key={item.key} index={item.index} start={item.start} line={line} />
           })}
-        </Box>
+        </div>
       )}
     </Box>
   )

@@ -6,9 +6,12 @@ import TableBody from '@mui/material/TableBody'
 import TableCell from '@mui/material/TableCell'
 import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
+import TablePagination from '@mui/material/TablePagination'
 import TableRow from '@mui/material/TableRow'
+import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
+import { TABLE_ROWS_PER_PAGE } from '../../../config/constants'
 import { taskSearch } from './task-log-host'
 import { TaskStatusChip } from './task-status-chip'
 
@@ -29,9 +32,18 @@ function duration(start: string | null, end: string | null): string {
   return minutes > 0 ? `${minutes}m ${seconds % 60}s` : `${seconds}s`
 }
 
-/** A project's tasks, newest first; the task number opens its log. */
+/** The version a task built, or for a deploy the version of the build it deployed. */
+export function taskVersion(task: TaskWithTemplate): string | null {
+  return task.version ?? task.build_task?.version ?? null
+}
+
+/** A project's tasks, newest first, 20 to a page; the task number opens its log. */
 export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
   const { t } = useTranslation('tasks')
+  const [page, setPage] = useState(0)
+  const lastPage = Math.max(0, Math.ceil(tasks.length / TABLE_ROWS_PER_PAGE) - 1)
+  const shownPage = Math.min(page, lastPage)
+  const rows = tasks.slice(shownPage * TABLE_ROWS_PER_PAGE, (shownPage + 1) * TABLE_ROWS_PER_PAGE)
   return (
     <Paper variant="outlined">
       <TableContainer>
@@ -41,13 +53,14 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
               <TableCell>{t('history.task')}</TableCell>
               <TableCell>{t('history.template')}</TableCell>
               <TableCell>{t('history.status')}</TableCell>
+              <TableCell>{t('history.version')}</TableCell>
               <TableCell>{t('history.user')}</TableCell>
               <TableCell>{t('history.start')}</TableCell>
               <TableCell>{t('history.duration')}</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
-            {tasks.map((task) => (
+            {rows.map((task) => (
               <TableRow key={task.id} data-task-id={task.id}>
                 <TableCell>
                   <Link component={RouterLink} to={{ search: taskSearch(task.id) }}>
@@ -58,6 +71,7 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
                 <TableCell>
                   <TaskStatusChip status={task.status} />
                 </TableCell>
+                <TableCell>{taskVersion(task) ?? '—'}</TableCell>
                 <TableCell>{task.user_name ?? '—'}</TableCell>
                 <TableCell>{formatDate(task.start ?? task.created)}</TableCell>
                 <TableCell>{duration(task.start, task.end)}</TableCell>
@@ -66,6 +80,19 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
           </TableBody>
         </Table>
       </TableContainer>
+      {tasks.length > TABLE_ROWS_PER_PAGE ? (
+        <TablePagination
+          component="div"
+          count={tasks.length}
+          page={shownPage}
+          rowsPerPage={TABLE_ROWS_PER_PAGE}
+          rowsPerPageOptions={[TABLE_ROWS_PER_PAGE]}
+          onPageChange={(_, next) => setPage(next)}
+          labelDisplayedRows={({ from, to, count }) =>
+            t('history.displayedRows', { from, to, count })
+          }
+        />
+      ) : null}
     </Paper>
   )
 }

@@ -1,0 +1,86 @@
+import type { ActiveTask } from '@flagman/contract'
+import { act, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { mockFetch } from '../../../testing/mock-fetch'
+import { renderWithProviders } from '../../../testing/render'
+import { ACTIVE_TASKS_REFRESH_MS, useActiveTasks } from '../api/tasks'
+import { ActiveTasksTable } from './active-tasks-table'
+
+function active(taskId: number, extra: Partial<ActiveTask> = {}): ActiveTask {
+  return { task_id: taskId, project_id: 4, status: 'running', location: 'local', ...extra }
+}
+
+describe('ActiveTasksTable', () => {
+  it('shows task and project links, status, location and a stop action', async () => {
+    const onStop = vi.fn()
+    renderWithProviders(
+      <ActiveTasksTable
+        tasks={[
+          active(1, { status: 'waiting', location: 'queue' }),
+          active(2, { location: 'runner', runner_id: 3 }),
+          active(3),
+        ]}
+        projectName={(id) => `Project ${id}`}
+        onStop={onStop}
+        stopping={false}
+      />,
+    )
+    const row = (id: number) => screen.getByRole('row', { name: new RegExp(`^#${id} `) })
+    expect(row(1)).toHaveTextContent('Queue')
+    expect(row(1)).toHaveTextContent('Waiting')
+    expect(row(2)).toHaveTextContent('Runner #3')
+    expect(row(3)).toHaveTextContent('Local Running')
+    expect(screen.getByRole('link', { name: '#2' })).toHaveAttribute(
+      'href',
+      '/project/4/history?t=2',
+    )
+    expect(screen.getAllByRole('link', { name: 'Project 4' })[0]).toHaveAttribute(
+      'href',
+      '/project/4/history',
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Stop task #2' }))
+    expect(onStop).toHaveBeenCalledWith(expect.objectContaining({ task_id: 2 }))
+  })
+
+  it('shows 20 tasks to a page', async () => {
+    const tasks = Array.from({ length: 25 }, (_, index) => active(index + 1))
+    renderWithProviders(
+      <ActiveTasksTable tasks={tasks} projectName={() => 'P'} onStop={() => {}} stopping={false} />,
+    )
+    expect(screen.getAllByRole('button', { name: /^Stop task/ })).toHaveLength(20)
+    expect(screen.getByText('1–20 of 25')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: /next page/i }))
+    expect(screen.getAllByRole('button', { name: /^Stop task/ })).toHaveLength(5)
+  })
+})
+
+function ActiveCount() {
+  const tasks = useActiveTasks()
+  return <output>{tasks.data ? `tasks: ${tasks.data.length}` : 'loading'}</output>
+}
+
+describe('useActiveTasks', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+    vi.unstubAllGlobals()
+  })
+
+  it('reads the list again every 10 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true })
+    let answers = 0
+    mockFetch({
+      'GET /api/tasks': () => {
+        answers += 1
+        return { body: Array.from({ length: answers }, (_, index) => active(index + 1)) }
+      },
+    })
+    renderWithProviders(<ActiveCount />)
+    expect(await screen.findByText('tasks: 1')).toBeInTheDocument()
+    expect(ACTIVE_TASKS_REFRESH_MS).toBe(10_000)
+    await act(() => vi.advanceTimersByTimeAsync(ACTIVE_TASKS_REFRESH_MS - 1_000))
+    expect(answers).toBe(1)
+    await act(() => vi.advanceTimersByTimeAsync(1_000))
+    await waitFor(() => expect(screen.getByText('tasks: 2')).toBeInTheDocument())
+  })
+})

@@ -1,0 +1,82 @@
+import type { TaskWithTemplate } from '@flagman/contract'
+import { screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { describe, expect, it } from 'vitest'
+import { renderWithProviders } from '../../../testing/render'
+import { TasksTable } from './tasks-table'
+
+function task(id: number, extra: Partial<TaskWithTemplate> = {}): TaskWithTemplate {
+  return {
+    id,
+    template_id: 3,
+    project_id: 4,
+    status: 'success',
+    debug: false,
+    dry_run: false,
+    diff: false,
+    playbook: '',
+    environment: '{}',
+    secret: '{}',
+    limit: '',
+    arguments: null,
+    git_branch: null,
+    message: '',
+    user_id: 1,
+    integration_id: null,
+    schedule_id: null,
+    created: '2026-01-01T00:00:00Z',
+    start: '2026-01-01T00:00:00Z',
+    end: '2026-01-01T00:01:05Z',
+    commit_hash: null,
+    commit_message: '',
+    build_task_id: null,
+    version: null,
+    inventory_id: null,
+    params: null,
+    tpl_playbook: 'deploy.sh',
+    tpl_alias: 'Deploy site',
+    tpl_type: '',
+    tpl_app: 'bash',
+    user_name: 'Ann',
+    build_task: null,
+    ...extra,
+  }
+}
+
+describe('TasksTable', () => {
+  it('shows status, template, version, author and duration, linking to the log', () => {
+    renderWithProviders(
+      <TasksTable
+        tasks={[
+          task(2, { version: '1.0.2', status: 'error' }),
+          task(1, { build_task: { ...task(9), version: '0.9.0' } }),
+        ]}
+      />,
+      { route: '/project/4/history' },
+    )
+    const headers = screen.getAllByRole('columnheader').map((cell) => cell.textContent)
+    expect(headers).toEqual(['Task', 'Template', 'Status', 'Version', 'User', 'Start', 'Duration'])
+    const second = screen.getByRole('row', { name: /^#2 / })
+    expect(second).toHaveTextContent('Deploy site')
+    expect(second).toHaveTextContent('Failed')
+    expect(second).toHaveTextContent('1.0.2')
+    expect(second).toHaveTextContent('Ann')
+    expect(second).toHaveTextContent('1m 5s')
+    // A deploy shows the version of the build it deployed.
+    expect(screen.getByRole('row', { name: /^#1 / })).toHaveTextContent('0.9.0')
+    expect(screen.getByRole('link', { name: '#2' })).toHaveAttribute(
+      'href',
+      '/project/4/history?t=2',
+    )
+  })
+
+  it('shows 20 tasks to a page', async () => {
+    renderWithProviders(<TasksTable tasks={Array.from({ length: 45 }, (_, i) => task(45 - i))} />)
+    expect(screen.getAllByRole('row')).toHaveLength(21)
+    expect(screen.getByText('1–20 of 45')).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: /next page/i }))
+    await userEvent.click(screen.getByRole('button', { name: /next page/i }))
+    expect(screen.getAllByRole('row')).toHaveLength(6)
+    expect(screen.getByRole('link', { name: '#1' })).toBeInTheDocument()
+  })
+})
