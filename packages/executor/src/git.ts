@@ -156,23 +156,51 @@ export async function prepareRepository(
   return dir
 }
 
+/**
+ * Checks out the commit a task asked for in a cloned repository. A local repository is used
+ * as it is: its working tree belongs to someone else.
+ */
+export async function checkoutCommit(
+  dir: string,
+  repo: JobRepository,
+  hash: string,
+  ctx: RepositoryContext,
+): Promise<void> {
+  if (repo.url.startsWith('/')) {
+    ctx.sink.push(`Commit ${hash} is not checked out: a local repository is used as it is`)
+    return
+  }
+  if (!/^[0-9a-f]{4,64}$/i.test(hash)) {
+    throw new PreparationError(`Failed to checkout repository to required commit: ${hash}`)
+  }
+  ctx.sink.push(`Checkout repository to ${hash}`)
+  const env = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
+  const result = await runLogged(
+    { program: 'git', args: ['checkout', '--force', '--detach', hash, '--'], cwd: dir, env },
+    ctx.control,
+    ctx.sink,
+  )
+  if (!ctx.control.stopped && result.code !== 0) {
+    throw new PreparationError(
+      `Failed to checkout repository to required commit: ${describeFailure('git', result)}`,
+    )
+  }
+}
+
 /** Reads HEAD's hash and subject; null when the folder is not a git repository. */
 export async function readCommit(
   dir: string,
   ctx: RepositoryContext,
 ): Promise<{ hash: string; message: string } | null> {
   const env = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
+  // One git process for both: a task's start waits for it.
   const head = await runCaptured(
-    { program: 'git', args: ['rev-parse', 'HEAD'], cwd: dir, env },
+    { program: 'git', args: ['log', '-1', '--format=%H%n%s', '--no-color'], cwd: dir, env },
     ctx.control,
   )
-  if (head.code !== 0 || head.lines[0] === undefined) return null
-  const subject = await runCaptured(
-    { program: 'git', args: ['log', '-1', '--format=%s'], cwd: dir, env },
-    ctx.control,
-  )
-  const message = subject.code === 0 ? (subject.lines[0] ?? '') : ''
-  return { hash: head.lines[0].trim(), message: message.slice(0, 100) }
+  const hash = head.lines[0]?.trim() ?? ''
+  if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(hash)) return null
+  return { hash, message: (head.lines[1] ?? '').slice(0, 100) }
 }
 
 export interface RemoteHeadOptions {

@@ -3,11 +3,18 @@ import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { buildAnsibleCommand, buildAnsibleExtraVars, ANSIBLE_ENV } from './apps/ansible.js'
 import type { AppCommand } from './apps/common.js'
+import { withTaskDetails } from './apps/common.js'
 import { buildShellCommand } from './apps/shell.js'
 import { buildTerraformCommands, isTerraformApp } from './apps/terraform.js'
 import { PathEscapeError, resolveInside } from './files.js'
 import type { RepositoryContext } from './git.js'
-import { PreparationError, prepareRepository, readCommit, writePrivateKey } from './git.js'
+import {
+  checkoutCommit,
+  PreparationError,
+  prepareRepository,
+  readCommit,
+  writePrivateKey,
+} from './git.js'
 import type { CommandResult, ProcessControl } from './process.js'
 import { describeFailure, runCaptured, runCommand } from './process.js'
 
@@ -44,14 +51,14 @@ async function runStage(
   ctx: JobContext,
   command: AppCommand,
   cwd: string,
-  onLine?: (line: string) => void,
+  onLine?: (line: string, answer: (text: string) => void) => void,
 ): Promise<CommandResult> {
   // App defaults (ANSIBLE_FORCE_COLOR …) first so the environment's own values can override them.
-  const env = { ...ctx.baseEnv, ...command.env, ...ctx.spec.env }
-  const full = { program: command.program, args: command.args, cwd, env }
-  const result = await runCommand(full, ctx.control, (line) => {
+  const env = { ...ctx.baseEnv, PWD: cwd, ...command.env, ...ctx.spec.env }
+  const full = { program: command.program, args: command.args, cwd, env, stdin: command.stdin }
+  const result = await runCommand(full, ctx.control, (line, answer) => {
     ctx.sink.push(line)
-    onLine?.(line)
+    onLine?.(line, answer)
   })
   checkStopped(ctx.control)
   if (result.code !== 0) {
@@ -73,9 +80,19 @@ export async function executeJob(ctx: JobContext): Promise<JobResult> {
       ctx,
     )
     checkStopped(control)
+    if (spec.commitHash !== '') {
+      await checkoutCommit(repoDir, spec.repository, spec.commitHash, ctx)
+      checkStopped(control)
+    }
     const commit = await readCommit(repoDir, ctx)
     checkStopped(control)
-    if (commit !== null) ctx.onCommit(commit.hash, commit.message)
+    if (commit !== null) {
+      ctx.onCommit(commit.hash, commit.message)
+      ctx.spec = withTaskDetails(ctx.spec, {
+        commit_hash: commit.hash,
+        commit_message: commit.message,
+      })
+    }
 
     if (spec.app === 'ansible') await runAnsible(ctx, repoDir)
     else if (isTerraformApp(spec.app)) await runTerraform(ctx, repoDir)
@@ -207,7 +224,27 @@ async function runTerraform(ctx: JobContext, repoDir: string): Promise<void> {
   const stage = (args: string[], onLine?: (line: string) => void): Promise<CommandResult> =>
     runStage(ctx, { program: tf.program, args, env: {} }, cwd, onLine)
 
-  await stage(tf.init)
+  // A changed backend makes init ask whether to copy the state: the task waits for a
+  // confirmation, then answers yes (confirm) or no (reject, and init fails).
+  let migration = Promise.resolve()
+  await runStage(
+    ctx,
+    { program: tf.program, args: tf.init, env: {}, stdin: true },
+    cwd,
+    (line, answer) => {
+      if (!line.includes('Do you want to copy')) return
+      migration = migration.then(async () => {
+        ctx.onStatus('waiting_confirmation')
+        sink.push('Waiting for confirmation')
+        const confirmed = await ctx.waitForConfirmation()
+        if (control.stopped) return
+        if (confirmed) ctx.onStatus('running')
+        answer(confirmed ? 'yes\n' : 'no\n')
+      })
+    },
+  )
+  await migration
+  checkStopped(control)
   const list = await runCaptured(
     { program: tf.program, args: tf.workspaceList, cwd, env: { ...ctx.baseEnv, ...spec.env } },
     control,

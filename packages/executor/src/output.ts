@@ -51,10 +51,20 @@ export class LineSink {
     return this.stamp
   }
 
+  /** When lines were last handed over. */
+  private lastFlushAt = 0
+
+  /**
+   * Lines after a quiet spell go out on the next turn of the event loop (so a task's first
+   * line is not held back); lines of a busy stream at most every FLUSH_MS.
+   */
   push(text: string): void {
     this.buffer.push({ time: this.now(), output: this.mask(text) })
     if (this.buffer.length >= FLUSH_LINES) this.flush()
-    else if (this.timer === null) this.timer = setTimeout(() => this.flush(), FLUSH_MS)
+    else if (this.timer === null) {
+      const delay = Math.max(0, this.lastFlushAt + FLUSH_MS - Date.now())
+      this.timer = setTimeout(() => this.flush(), delay)
+    }
   }
 
   flush(): void {
@@ -63,6 +73,7 @@ export class LineSink {
       this.timer = null
     }
     if (this.buffer.length === 0) return
+    this.lastFlushAt = Date.now()
     const lines = this.buffer
     this.buffer = []
     try {

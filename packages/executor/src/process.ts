@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcessByStdio } from 'node:child_process'
+import type { Readable, Writable } from 'node:stream'
 import type { LineSink } from './output.js'
 import { LineSplitter } from './output.js'
 
@@ -9,6 +10,8 @@ export interface Command {
   args: string[]
   cwd: string
   env: Record<string, string>
+  /** Keeps stdin open for `answer` (see `runCommand`); closed (empty) otherwise. */
+  stdin?: boolean
 }
 
 export interface CommandResult {
@@ -87,13 +90,14 @@ export class ProcessControl {
 
 /**
  * Runs one command in its own process group with stdin closed, sending every stdout and
- * stderr line (in arrival order) to `onLine`. Resolves once the process has exited and both
- * pipes are closed; never rejects.
+ * stderr line (in arrival order) to `onLine`. With `command.stdin`, `answer` writes to the
+ * process's stdin (for a question it asked); otherwise it does nothing. Resolves once the
+ * process has exited and both pipes are closed; never rejects.
  */
 export function runCommand(
   command: Command,
   control: ProcessControl,
-  onLine: (line: string) => void,
+  onLine: (line: string, answer: (text: string) => void) => void,
 ): Promise<CommandResult> {
   return new Promise((resolve) => {
     let settled = false
@@ -111,10 +115,16 @@ export function runCommand(
       cwd: command.cwd,
       env: command.env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    const out = new LineSplitter(onLine)
-    const err = new LineSplitter(onLine)
+      stdio: [command.stdin === true ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>
+    const stdin = child.stdin
+    // A process that exits without reading its answer must not fail the job (EPIPE).
+    stdin?.on('error', () => {})
+    const answer = (text: string): void => {
+      if (stdin && !stdin.destroyed && stdin.writable) stdin.write(text)
+    }
+    const out = new LineSplitter((line) => onLine(line, answer))
+    const err = new LineSplitter((line) => onLine(line, answer))
     // A consumer that falls behind (storage, live viewers) pauses reading rather than letting
     // lines pile up in memory; none is dropped, the process just waits on its pipe.
     let held = false
@@ -148,7 +158,7 @@ export function runCommand(
     let leftoverTimer: NodeJS.Timeout | null = null
     child.on('exit', () => {
       leftoverTimer = setTimeout(() => {
-        onLine('Killing leftover processes that kept the output open')
+        onLine('Killing leftover processes that kept the output open', answer)
         control.killGroup()
         child.stdout.destroy()
         child.stderr.destroy()

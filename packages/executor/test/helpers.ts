@@ -50,6 +50,7 @@ export function makeSpec(overrides: Partial<JobSpec> = {}): JobSpec {
     workRoot: join(tempDir('work'), 'project_1'),
     repository: { id: 1, url: '/nonexistent', branch: '', key: { type: 'none' } },
     gitBranch: '',
+    commitHash: '',
     playbook: 'run.sh',
     inventory: null,
     extraVars: {},

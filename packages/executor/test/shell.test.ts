@@ -306,6 +306,46 @@ describe('cloned repositories', () => {
     expect(workRootEntries(spec.workRoot)).toEqual([])
   })
 
+  it('checks out the commit a task asked for and tells it to the script', async () => {
+    const source = makeRepo(
+      {
+        'run.sh':
+          'echo "version one commit=$SEMAPHORE_TASK_DETAILS_COMMIT_HASH id=$SEMAPHORE_TASK_DETAILS_ID"\n',
+      },
+      'First',
+    )
+    const firstHash = headOf(source)
+    writeFileSync(join(source, 'run.sh'), 'echo version two\n')
+    execFileSync(
+      'git',
+      ['-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-am', 'Second'],
+      {
+        cwd: source,
+      },
+    )
+    const spec = makeSpec({
+      repository: { id: 13, url: `file://${source}`, branch: 'main', key: { type: 'none' } },
+      commitHash: firstHash,
+      extraVars: { semaphore_vars: { task_details: { id: 1, username: 'ann', message: '' } } },
+    })
+    const { handle, rec } = start(spec)
+    expect(await handle.done).toBe('success')
+    expect(rec.text()).toContain(`Checkout repository to ${firstHash}`)
+    expect(rec.text()).toContain(`version one commit=${firstHash} id=1`)
+    expect(rec.commits).toEqual([{ hash: firstHash, message: 'First' }])
+
+    // The next run of the same template follows the branch head again.
+    const next = start({ ...spec, commitHash: '' })
+    expect(await next.handle.done).toBe('success')
+    expect(next.rec.text()).toContain('version two')
+
+    const missing = start({ ...spec, commitHash: 'abcdef1234' })
+    expect(await missing.handle.done).toBe('error')
+    expect(missing.rec.text()).toContain(
+      'Failed to checkout repository to required commit: Command failed: git exited with code',
+    )
+  })
+
   it('stops during preparation without starting the app', async () => {
     const spec = makeSpec({
       repository: { id: 9, url: `file://${repo}`, branch: 'main', key: { type: 'none' } },
@@ -318,6 +358,27 @@ describe('cloned repositories', () => {
 })
 
 describe('buildShellCommand', () => {
+  it('passes the task details as SEMAPHORE_TASK_DETAILS_* variables', () => {
+    const details = {
+      id: 7,
+      username: 'ann',
+      message: '',
+      url: null,
+      type: 'build',
+      target_version: '1.0.2',
+    }
+    const command = buildShellCommand(
+      makeSpec({ extraVars: { a: 1, semaphore_vars: { task_details: details } } }),
+    )
+    expect(command.env).toEqual({
+      SEMAPHORE_TASK_DETAILS_ID: '7',
+      SEMAPHORE_TASK_DETAILS_USERNAME: 'ann',
+      SEMAPHORE_TASK_DETAILS_TYPE: 'build',
+      SEMAPHORE_TASK_DETAILS_TARGET_VERSION: '1.0.2',
+    })
+    expect(command.args).toEqual(['run.sh', 'a=1'])
+  })
+
   it('uses each app program and the configured overrides', () => {
     const base = makeSpec({ playbook: 's', templateArgs: ['t'], taskArgs: ['k'] })
     expect(buildShellCommand({ ...base, app: 'powershell' })).toEqual({

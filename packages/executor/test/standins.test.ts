@@ -10,7 +10,15 @@ const FAKE = `#!/bin/bash
 echo "$(basename "$0") $*" >> "$ARGS_FILE"
 echo "$PWD" >> "$ARGS_FILE.cwd"
 case "$1" in
-  init) echo "Terraform has been successfully initialized!" ;;
+  init)
+    if [ "$FAKE_MIGRATE" = 1 ]; then
+      echo "Do you want to copy existing state to the new backend?"
+      printf 'Enter a value: '
+      read -r reply
+      echo "answered $reply"
+      if [ "$reply" != yes ]; then echo "Migration aborted by user." >&2; exit 1; fi
+    fi
+    echo "Terraform has been successfully initialized!" ;;
   workspace)
     if [ "$2" = list ] && [ "$FAKE_NO_WORKSPACES" = 1 ]; then echo "no workspaces" >&2; exit 1; fi
     echo "* default" ;;
@@ -60,10 +68,10 @@ describe('terraform and tofu', () => {
     const { handle, rec } = start(spec, { baseEnv })
     expect(await handle.done).toBe('success')
     expect(recorded(argsFile)).toEqual([
-      'terraform init -lock=false',
+      'terraform init -lock=false -migrate-state',
       'terraform workspace list',
       'terraform workspace select -or-create=true default',
-      'terraform plan -lock=false -var region=eu -var count=2 -var token=tok -parallelism=2 -compact-warnings',
+      'terraform plan -lock=false -parallelism=2 -compact-warnings -var region=eu -var count=2 -var token=tok',
     ])
     const cwds = new Set(readFileSync(`${argsFile}.cwd`, 'utf8').trim().split('\n'))
     expect([...cwds]).toEqual([join(repo, 'infra')])
@@ -102,6 +110,27 @@ describe('terraform and tofu', () => {
     })
     expect(await handle.done).toBe('stopped')
     expect(recorded(argsFile).some((l) => l.includes('apply'))).toBe(false)
+  })
+
+  it('asks for confirmation before init migrates the state, and answers the question', async () => {
+    const confirmed = tfSpec({}, { FAKE_MIGRATE: '1' })
+    const yes = start(confirmed.spec, { baseEnv }, (status, h) => {
+      if (status === 'waiting_confirmation') h.confirm()
+    })
+    expect(await yes.handle.done).toBe('success')
+    expect(yes.rec.statuses).toEqual(['running', 'waiting_confirmation', 'running'])
+    expect(yes.rec.text()).toContain('answered yes')
+    expect(recorded(confirmed.argsFile)[0]).toBe('terraform init -lock=false -migrate-state')
+    expect(recorded(confirmed.argsFile).at(-1)).toBe('terraform plan -lock=false')
+
+    const rejected = tfSpec({}, { FAKE_MIGRATE: '1' })
+    const no = start(rejected.spec, { baseEnv }, (status, h) => {
+      if (status === 'waiting_confirmation') h.reject()
+    })
+    expect(await no.handle.done).toBe('error')
+    expect(no.rec.text()).toContain('answered no')
+    expect(no.rec.text()).toContain('Migration aborted by user.')
+    expect(recorded(rejected.argsFile)).toEqual(['terraform init -lock=false -migrate-state'])
   })
 
   it('runs tofu destroy with auto-approve, upgrade, reconfigure and a workspace', async () => {
@@ -163,7 +192,7 @@ describe('terraform and tofu', () => {
     const { handle } = start(spec, { baseEnv })
     expect(await handle.done).toBe('success')
     expect(recorded(argsFile)).toEqual([
-      'terraform init -lock=false',
+      'terraform init -lock=false -migrate-state',
       'terraform workspace list',
       'terraform plan -lock=false',
     ])
@@ -180,15 +209,15 @@ describe('terraform and tofu', () => {
     const commands = buildTerraformCommands(
       makeSpec({ app: 'tofu', extraVars: { m: { k: 1 } }, templateArgs: ['-t'], taskArgs: ['-x'] }),
     )
-    expect(commands.plan).toEqual(['plan', '-lock=false', '-var', 'm={"k":1}', '-t', '-x'])
+    expect(commands.plan).toEqual(['plan', '-lock=false', '-t', '-x', '-var', 'm={"k":1}'])
     expect(commands.apply).toEqual([
       'apply',
       '-auto-approve',
       '-lock=false',
-      '-var',
-      'm={"k":1}',
       '-t',
       '-x',
+      '-var',
+      'm={"k":1}',
     ])
   })
 })

@@ -51,6 +51,8 @@ export interface JobSpec {
   repository: JobRepository
   /** Branch override (template or task); empty keeps the repository's branch. */
   gitBranch: string
+  /** Commit the task asked for, checked out after the clone or update; empty: the branch head. */
+  commitHash: string
   /** Playbook, script or sub-directory, relative to the repository root. */
   playbook: string
   inventory: JobInventory | null

@@ -105,7 +105,12 @@ export const CreateTaskBody = z.strictObject({
   project_id: z.unknown().optional(),
   message: z.string().max(4096, 'message is too long').nullish(),
   git_branch: z.string().trim().max(MAX_NAME_LENGTH).nullish(),
-  commit_hash: z.unknown().optional(),
+  /** A commit to check out after the clone or update, instead of the branch head. */
+  commit_hash: z
+    .string({ error: typeError('commit_hash', 'a string') })
+    .trim()
+    .regex(/^([0-9a-fA-F]{4,64})?$/, 'commit_hash must be a hexadecimal commit hash')
+    .nullish(),
   /** JSON object text of extra variables (survey values). */
   environment: jsonText('environment').nullish(),
   /** JSON object text of secret survey values; used for this run only, never stored. */

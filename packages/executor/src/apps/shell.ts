@@ -1,6 +1,6 @@
 import type { JobSpec } from '@flagman/contract'
 import type { AppCommand } from './common.js'
-import { extraVarPairs, varSecretPairs } from './common.js'
+import { extraVarPairs, taskDetailsEnv, varSecretPairs } from './common.js'
 
 const PROGRAMS: Record<string, { program: string; prefix: string[] }> = {
   bash: { program: 'bash', prefix: [] },
@@ -10,7 +10,8 @@ const PROGRAMS: Record<string, { program: string; prefix: string[] }> = {
 
 /**
  * bash, python, powershell and any other app id (pulumi, administrator apps): the script
- * first, then var secrets, template args, extra vars and task args, in that order.
+ * first, then var secrets, template args, extra vars and task args, in that order. The task
+ * details reach the process as `SEMAPHORE_TASK_DETAILS_*` variables.
  */
 export function buildShellCommand(spec: JobSpec): AppCommand {
   const known = PROGRAMS[spec.app] ?? { program: spec.app, prefix: [] }
@@ -19,5 +20,5 @@ export function buildShellCommand(spec: JobSpec): AppCommand {
   const args = [...prefix]
   if (spec.playbook !== '') args.push(spec.playbook)
   args.push(...varSecretPairs(spec), ...spec.templateArgs, ...extraVarPairs(spec), ...spec.taskArgs)
-  return { program, args, env: {} }
+  return { program, args, env: taskDetailsEnv(spec) }
 }

@@ -10,14 +10,19 @@ export interface TerraformCommands {
   apply: string[]
 }
 
-/** terraform and tofu stage command lines; `-var` values follow the shell apps' formatting. */
+/**
+ * terraform and tofu stage command lines: every stage but init gets `-destroy` when asked,
+ * the template and task arguments, then `-var` for each extra var and var secret (values
+ * formatted as for the shell apps).
+ */
 export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
   const program = spec.appPath !== '' ? spec.appPath : spec.app
   const prefix = spec.appArgs ?? []
   const tf = spec.terraform
   const init = [...prefix, 'init', '-lock=false']
   if (tf.upgrade) init.push('-upgrade')
-  if (tf.reconfigure) init.push('-reconfigure')
+  // Without reconfigure, a changed backend migrates the state after a confirmation.
+  init.push(tf.reconfigure ? '-reconfigure' : '-migrate-state')
   const workspace =
     spec.inventory !== null && spec.inventory.content !== '' ? spec.inventory.content : 'default'
   const vars: string[] = []
@@ -29,9 +34,9 @@ export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
     ...prefix,
     ...head,
     ...(tf.destroy ? ['-destroy'] : []),
-    ...vars,
     ...spec.templateArgs,
     ...spec.taskArgs,
+    ...vars,
   ]
   return {
     program,

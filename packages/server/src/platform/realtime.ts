@@ -35,6 +35,48 @@ interface Client {
   caughtUp: Promise<void> | null
 }
 
+/**
+ * One message as JSON text. Log lines are by far the most numerous, so their fixed shape is
+ * written directly (the same text `JSON.stringify` gives, in a fraction of its time).
+ */
+function encode(message: RealtimeMessage): string {
+  if (message.type !== 'log') return JSON.stringify(message)
+  return `{"type":"log","task_id":${JSON.stringify(message.task_id)},"project_id":${JSON.stringify(message.project_id)},"time":${JSON.stringify(message.time)},"output":${JSON.stringify(message.output)}}`
+}
+
+/**
+ * Websocket text frames, one per message, in one buffer: FIN and the text opcode, the
+ * payload length (7 bits, or 126 and 16 bits, or 127 and 64 bits) and the UTF-8 payload;
+ * frames from the server are never masked (RFC 6455 §5.2). The websocket library writes its
+ * own frames (pings, close) whole and in order on the same connection, so both interleave
+ * only between frames.
+ */
+export function textFrames(texts: readonly string[]): Buffer {
+  const lengths = texts.map((text) => Buffer.byteLength(text))
+  let size = 0
+  for (const length of lengths) size += length + (length < 126 ? 2 : length < 65_536 ? 4 : 10)
+  const buffer = Buffer.allocUnsafe(size)
+  let offset = 0
+  texts.forEach((text, index) => {
+    const length = lengths[index] ?? 0
+    buffer[offset] = 0x81
+    if (length < 126) {
+      buffer[offset + 1] = length
+      offset += 2
+    } else if (length < 65_536) {
+      buffer[offset + 1] = 126
+      buffer.writeUInt16BE(length, offset + 2)
+      offset += 4
+    } else {
+      buffer[offset + 1] = 127
+      buffer.writeBigUInt64BE(BigInt(length), offset + 2)
+      offset += 10
+    }
+    offset += buffer.write(text, offset, 'utf8')
+  })
+  return buffer
+}
+
 /** Waits for a client that is behind to take what it was sent, or disconnects it. */
 function catchUp(client: Client): Promise<void> {
   client.caughtUp ??= new Promise<void>((resolve) => {
@@ -77,11 +119,18 @@ export async function registerRealtime(
 
   const send = (messages: RealtimeMessage[]): void => {
     if (clients.size === 0 || messages.length === 0) return
-    const frames = new Map<number, string[]>()
+    const texts = new Map<number, string[]>()
     for (const message of messages) {
-      let list = frames.get(message.project_id)
-      if (!list) frames.set(message.project_id, (list = []))
-      list.push(JSON.stringify(message))
+      let list = texts.get(message.project_id)
+      if (!list) texts.set(message.project_id, (list = []))
+      list.push(encode(message))
+    }
+    // The frames of each project are built once, when a client first needs them.
+    const frames = new Map<number, Buffer>()
+    const framesOf = (projectId: number, list: string[]): Buffer => {
+      let buffer = frames.get(projectId)
+      if (!buffer) frames.set(projectId, (buffer = textFrames(list)))
+      return buffer
     }
     for (const client of clients) {
       if (client.socket.readyState !== client.socket.OPEN) continue
@@ -89,16 +138,11 @@ export async function registerRealtime(
         client.socket.terminate()
         continue
       }
-      // One message per frame keeps the wire format; corking the connection turns a batch of
-      // frames into one write instead of one system call per log line.
-      client.stream.cork()
-      try {
-        for (const [projectId, list] of frames) {
-          if (!client.actor.admin && !client.projects.has(projectId)) continue
-          for (const frame of list) client.socket.send(frame)
-        }
-      } finally {
-        client.stream.uncork()
+      // One message per frame keeps the wire format; a batch of frames is one write on the
+      // connection instead of one (or two) per log line.
+      for (const [projectId, list] of texts) {
+        if (!client.actor.admin && !client.projects.has(projectId)) continue
+        client.stream.write(framesOf(projectId, list))
       }
     }
   }

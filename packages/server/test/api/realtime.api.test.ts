@@ -2,6 +2,7 @@ import type { Socket } from 'node:net'
 import { RealtimeMessage } from '@flagman/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebSocket from 'ws'
+import { textFrames } from '../../src/platform/realtime.js'
 import { dialects } from '../support/databases.js'
 import { World, type Person } from '../support/fixtures.js'
 import { startTestServer, type TestServer } from '../support/server.js'
@@ -22,6 +23,39 @@ function connect(
     socket.once('error', reject)
   })
 }
+
+/** Reads server frames as RFC 6455 §5.2 lays them out. */
+function readFrames(buffer: Buffer): Array<{ fin: boolean; opcode: number; text: string }> {
+  const frames: Array<{ fin: boolean; opcode: number; text: string }> = []
+  let offset = 0
+  while (offset < buffer.length) {
+    const first = buffer[offset] ?? 0
+    const second = buffer[offset + 1] ?? 0
+    expect(second & 0x80, 'server frames are not masked').toBe(0)
+    let length = second & 0x7f
+    offset += 2
+    if (length === 126) {
+      length = buffer.readUInt16BE(offset)
+      offset += 2
+    } else if (length === 127) {
+      length = Number(buffer.readBigUInt64BE(offset))
+      offset += 8
+    }
+    const text = buffer.subarray(offset, offset + length).toString('utf8')
+    frames.push({ fin: (first & 0x80) !== 0, opcode: first & 0x0f, text })
+    offset += length
+  }
+  return frames
+}
+
+describe('websocket frames', () => {
+  it('writes one final text frame per message, whatever its length', () => {
+    const texts = ['', 'a', 'é'.repeat(100), 'x'.repeat(70_000), '{"type":"log"}']
+    expect(readFrames(textFrames(texts))).toEqual(
+      texts.map((text) => ({ fin: true, opcode: 1, text })),
+    )
+  })
+})
 
 describe.each(dialects())('websocket on %s', (dialect) => {
   let server: TestServer

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { dialects } from '../support/databases.js'
 import { World } from '../support/fixtures.js'
-import { expectBody, expectNoContent } from '../support/http.js'
+import { expectBody, expectError, expectNoContent } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { TaskProject } from '../support/tasks.js'
 import { setAppsActive } from '../support/templates.js'
@@ -17,6 +17,10 @@ const PLAYBOOK = `- hosts: all
     - name: greet
       ansible.builtin.debug:
         msg: "greeting={{ greeting }} from={{ source }} token_length={{ lookup('env', 'API_TOKEN') | length }}"
+      tags: [greet]
+    - name: details
+      ansible.builtin.debug:
+        msg: "details repository={{ semaphore_vars.task_details.repository_name }} inventory={{ semaphore_vars.task_details.inventory_name }} commit={{ semaphore_vars.task_details.commit_hash }} user={{ semaphore_vars.task_details.username }}"
       tags: [greet]
     - name: not selected
       ansible.builtin.debug:
@@ -114,6 +118,24 @@ describe.each(dialects())('ansible and terraform tasks on %s', (dialect) => {
       201,
       Item,
     )
+    expectError(
+      await tp.post({
+        template_id: template.id,
+        environment: '{"greeting":"x"}',
+        params: { tags: 'greet' },
+      }),
+      400,
+      /Invalid task parameter tags/,
+    )
+    expectError(
+      await tp.post({
+        template_id: template.id,
+        environment: '{"greeting":"x"}',
+        params: { debug: 'yes' },
+      }),
+      400,
+      /Invalid task parameter debug/,
+    )
     const task = await tp.run(template.id, {
       environment: JSON.stringify({ greeting: 'hello' }),
       params: { tags: ['greet'] },
@@ -126,6 +148,13 @@ describe.each(dialects())('ansible and terraform tasks on %s', (dialect) => {
     expect(lines).not.toContain('this task is not tagged greet')
     expect(lines).not.toContain('tok-123456789')
     expect(done.commit_hash).toMatch(/^[0-9a-f]{40}$/)
+    const repository = await tp.p.get(
+      `/repositories/${tp.repositoryId}`,
+      z.object({ name: z.string() }).catchall(z.unknown()),
+    )
+    expect(lines).toContain(
+      `details repository=${repository.name} inventory=local commit=${done.commit_hash} user=admin`,
+    )
   })
 
   it('plans terraform, waits for confirmation, then applies; a rejected plan fails', async () => {
@@ -145,7 +174,7 @@ describe.each(dialects())('ansible and terraform tasks on %s', (dialect) => {
     expectNoContent(await tp.p.request('POST', `/tasks/${task.id}/confirm`))
     expect((await tp.waitFor(task.id)).status).toBe('success')
     expect(tf.calls().slice(before)).toEqual([
-      'init -lock=false',
+      'init -lock=false -migrate-state',
       'workspace list',
       'workspace select -or-create=true default',
       'plan -lock=false',
@@ -160,5 +189,33 @@ describe.each(dialects())('ansible and terraform tasks on %s', (dialect) => {
     expectNoContent(await tp.p.request('POST', `/tasks/${rejected.id}/reject`))
     expect((await tp.waitFor(rejected.id)).status).toBe('error')
     expect(tf.calls().some((call, i) => i > before + 4 && call.startsWith('apply'))).toBe(false)
+  })
+
+  it('takes the template task parameters as defaults: auto-approve and destroy', async () => {
+    const template = expectBody(
+      await tp.p.request('POST', '/templates', {
+        name: 'Teardown',
+        project_id: tp.p.projectId,
+        app: 'terraform',
+        repository_id: tp.repositoryId,
+        task_params: { auto_approve: true, destroy: true },
+      }),
+      201,
+      Item,
+    )
+    const before = tf.calls().length
+    const task = await tp.run(template.id)
+    expect((await tp.waitFor(task.id)).status).toBe('success')
+    expect(tf.calls().slice(before)).toEqual([
+      'init -lock=false -migrate-state',
+      'workspace list',
+      'workspace select -or-create=true default',
+      'plan -lock=false -destroy',
+      'apply -auto-approve -lock=false -destroy',
+    ])
+    // A task's own parameters win over the template's.
+    const planOnly = await tp.run(template.id, { params: { plan: true, destroy: false } })
+    expect((await tp.waitFor(planOnly.id)).status).toBe('success')
+    expect(tf.calls().at(-1)).toBe('plan -lock=false')
   })
 })

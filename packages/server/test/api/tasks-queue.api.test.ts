@@ -146,4 +146,43 @@ describe('task queue with a stand-in executor', () => {
     expect(fake.started).not.toContain(t4)
     await queue.shutdown()
   })
+
+  it('ends tasks a previous process left behind and queues waiting ones again', async () => {
+    const fake = fakeExecutor()
+    const queue = createTaskQueue({
+      db,
+      box: SecretBox.fromBase64(Buffer.alloc(32, 1).toString('base64')),
+      dataDir: dir,
+      webHost: '',
+      maxParallelTasks: 0,
+      log: { error: () => {} } as unknown as FastifyBaseLogger,
+      runJob: fake.runJob,
+    })
+    const left = async (templateId: number, taskStatus: string) =>
+      (
+        await insertTaskRow(db, {
+          project_id: projectId,
+          template_id: templateId,
+          status: taskStatus,
+          user_id: null,
+        })
+      ).id
+    const running = await left(templates[0]!, 'running')
+    const stopping = await left(templates[1]!, 'stopping')
+    const waiting = await left(templates[2]!, 'waiting')
+    await queue.recover()
+    expect(await status(running)).toBe('error')
+    expect(await status(stopping)).toBe('stopped')
+    const output = await db.kysely
+      .selectFrom('task_output')
+      .select('output')
+      .where('task_id', '=', running)
+      .execute()
+    expect(output.map((o) => o.output)).toEqual(['Task was interrupted by a server restart'])
+    await until(() => fake.started.includes(waiting), 'the waiting task to start')
+    expect(fake.started).toEqual([waiting])
+    fake.jobs.get(waiting)!.finish('success')
+    await until(async () => (await status(waiting)) === 'success', 'waiting task success')
+    await queue.shutdown()
+  })
 })

@@ -111,6 +111,18 @@ describe.each(dialects())('tasks on %s', (dialect) => {
     expectError(await tp.post({ template_id: plain, environment: '[1]' }), 400, /JSON object/)
     expectError(await tp.post({ template_id: plain, secret: 'nope' }), 400, /JSON object/)
     expectError(await tp.post({ template_id: plain, inventory_id: 999_999 }), 404)
+    for (const playbook of ['../outside.sh', '/etc/passwd', 'scripts/../../outside.sh']) {
+      expectError(
+        await tp.post({ template_id: plain, playbook }),
+        400,
+        /playbook must be a path inside the repository/,
+      )
+    }
+    expectError(
+      await tp.post({ template_id: plain, commit_hash: 'main; rm -rf /' }),
+      400,
+      /commit_hash must be a hexadecimal commit hash/,
+    )
     expect((await tp.p.list('/tasks', TaskWithTemplate)).length).toBe(before)
 
     const ok = await tp.run(survey, { environment: '{"count":"3","color":"blue"}' })

@@ -88,6 +88,16 @@ async function repository(ctx: Context, id: number | null): Promise<JobRepositor
     .where('project_id', '=', ctx.projectId)
     .executeTakeFirst()
   if (!row) throw new PreparationError(`Repository ${id} does not exist`)
+  // A password written into the URL itself is masked like a key's.
+  const password = /^[a-z][a-z0-9+.-]*:\/\/[^/@:]*:([^/@]+)@/i.exec(row.git_url)?.[1]
+  if (password) {
+    ctx.secrets.add(password)
+    try {
+      ctx.secrets.add(decodeURIComponent(password))
+    } catch {
+      // Not percent-encoded.
+    }
+  }
   return {
     id: row.id,
     url: row.git_url,
@@ -247,17 +257,42 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
     SEMAPHORE_TASK_TARGET_VERSION: target ?? '',
     SEMAPHORE_TASK_USERNAME: input.username,
   }
+  const inventoryId = task.inventory_id ?? template.inventory_id
+  const names = async (table: 'inventory' | 'repository', id: number | null): Promise<string> =>
+    id === null
+      ? ''
+      : ((
+          await db.kysely
+            .selectFrom(table)
+            .select('name')
+            .where('id', '=', id)
+            .where('project_id', '=', task.project_id)
+            .executeTakeFirst()
+        )?.name ?? '')
+  // The commit of this run is added by the executor once the repository is checked out.
   const taskDetails: Record<string, unknown> = {
     id: task.id,
-    url: input.webHost ? `${input.webHost}/project/${task.project_id}/history?t=${task.id}` : '',
+    url: input.webHost ? `${input.webHost}/project/${task.project_id}/history?t=${task.id}` : null,
     username: input.username,
-    message: task.message ?? '',
+    ...(task.message ? { message: task.message } : {}),
     type: template.type,
     ...(incoming !== null ? { incoming_version: incoming } : {}),
     ...(target !== null ? { target_version: target } : {}),
+    inventory_id: inventoryId,
+    inventory_name: await names('inventory', inventoryId),
+    repository_id: template.repository_id,
+    repository_name: await names('repository', template.repository_id),
   }
-  const params = objectFrom(task.params, 'The task parameters')
-  const limit = strings(params.limit)
+  const taskParams = objectFrom(task.params, 'The task parameters')
+  // The template's task parameters are the defaults of every task, schedules' included.
+  const defaults = objectFrom(template.task_params, 'The template task parameters')
+  const param = (key: string): unknown =>
+    taskParams[key] !== undefined && taskParams[key] !== null ? taskParams[key] : defaults[key]
+  const list = (key: string): string[] => {
+    const own = strings(taskParams[key])
+    return own.length > 0 ? own : strings(defaults[key])
+  }
+  const limit = strings(taskParams.limit)
   if (limit.length === 0 && task.hosts_limit) {
     limit.push(
       ...task.hosts_limit
@@ -266,6 +301,8 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
         .filter(Boolean),
     )
   }
+  if (limit.length === 0) limit.push(...strings(defaults.limit))
+  const debugLevel = param('debug_level')
 
   return {
     taskId: task.id,
@@ -277,8 +314,9 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
     workRoot: join(input.dataDir, 'work', `project_${task.project_id}`),
     repository: await repository(ctx, template.repository_id),
     gitBranch: task.git_branch || template.git_branch || '',
+    commitHash: task.commit_hash ?? '',
     playbook: task.playbook || template.playbook,
-    inventory: await inventory(ctx, task.inventory_id ?? template.inventory_id),
+    inventory: await inventory(ctx, inventoryId),
     extraVars: { ...envJson, ...taskVars, semaphore_vars: { task_details: taskDetails } },
     secretVars: input.secret,
     varSecrets,
@@ -286,20 +324,20 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
     templateArgs: stringArray(template.arguments, 'The template arguments'),
     taskArgs: stringArray(task.arguments, 'The task arguments'),
     ansible: {
-      debug: bool(params.debug) || Boolean(task.debug),
-      debugLevel: typeof params.debug_level === 'number' ? params.debug_level : 4,
-      dryRun: bool(params.dry_run) || Boolean(task.dry_run),
-      diff: bool(params.diff) || Boolean(task.diff),
+      debug: bool(param('debug')) || Boolean(task.debug),
+      debugLevel: typeof debugLevel === 'number' ? debugLevel : 4,
+      dryRun: bool(param('dry_run')) || Boolean(task.dry_run),
+      diff: bool(param('diff')) || Boolean(task.diff),
       limit,
-      tags: strings(params.tags),
-      skipTags: strings(params.skip_tags),
+      tags: list('tags'),
+      skipTags: list('skip_tags'),
     },
     terraform: {
-      plan: bool(params.plan),
-      destroy: bool(params.destroy),
-      autoApprove: bool(params.auto_approve),
-      upgrade: bool(params.upgrade),
-      reconfigure: bool(params.reconfigure),
+      plan: bool(param('plan')),
+      destroy: bool(param('destroy')),
+      autoApprove: bool(param('auto_approve')),
+      upgrade: bool(param('upgrade')),
+      reconfigure: bool(param('reconfigure')),
     },
     vaults,
     secretsToMask: [...ctx.secrets].filter((s) => s.length > 0),

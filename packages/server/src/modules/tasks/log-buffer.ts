@@ -43,7 +43,7 @@ export class LogBuffer {
     private readonly events: TaskEvents,
     private readonly options: LogBufferOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 100
+    this.intervalMs = options.intervalMs ?? 25
     this.maxLines = options.maxLines ?? 500
     this.rowsPerInsert = options.rowsPerInsert ?? 1000
     this.maxPendingLines = options.maxPendingLines ?? 20_000

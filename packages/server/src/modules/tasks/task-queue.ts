@@ -456,8 +456,8 @@ export class TaskQueue {
   }
 
   /**
-   * On start: tasks whose process died with the previous server end in error with a line
-   * saying so; waiting tasks are queued again in their order.
+   * On start: tasks whose process died with the previous server end in error (stopped when
+   * they were being stopped) with a line saying so; waiting tasks are queued again in order.
    */
   async recover(): Promise<void> {
     const db = this.deps.db
@@ -469,16 +469,18 @@ export class TaskQueue {
       .execute()
     for (const row of interrupted) {
       const entry = await this.entryOf(row)
+      // A task someone was already stopping ends stopped; any other one ends in error.
+      const to: TaskStatus = row.status === 'stopping' ? 'stopped' : 'error'
       this.say(entry.item, 'Task was interrupted by a server restart')
       await this.logs.close(row.id)
-      this.change(entry, 'error')
+      this.change(entry, to)
       await entry.chain
       await insertEvent(db.kysely, {
         projectId: row.project_id,
         userId: null,
         objectType: 'task',
         objectId: row.id,
-        description: `Task ID ${row.id} (${entry.templateName}) finished - ERROR`,
+        description: `Task ID ${row.id} (${entry.templateName}) finished - ${to.toUpperCase()}`,
       })
     }
     const waiting = await db.kysely

@@ -114,6 +114,7 @@ export interface NewTask {
   arguments?: string | null
   hosts_limit?: string | null
   git_branch?: string | null
+  commit_hash?: string | null
   message?: string | null
   inventory_id?: number | null
   version?: string | null

@@ -5,8 +5,9 @@ import type {
   TaskOutput,
   TaskWithTemplate,
 } from '@flagman/contract'
-import { isFinished } from '@flagman/contract'
+import { AnsibleParams, isFinished, TerraformParams } from '@flagman/contract'
 import type { Db } from '@flagman/db'
+import { posix } from 'node:path'
 import type { z } from 'zod'
 import type { Actor } from '../../platform/actor.js'
 import { AppError, BadRequestError, NotFoundError } from '../../platform/errors.js'
@@ -89,6 +90,22 @@ export function nextBuildVersion(startVersion: string | null, last: string | nul
   return `${s[1] ?? ''}${next}${s[3] ?? ''}`
 }
 
+/** Checks the types of the parameters the task's app reads; other keys are kept as sent. */
+function checkParams(params: Record<string, unknown> | null | undefined, app: string): void {
+  if (!params) return
+  const schema =
+    app === 'ansible' || app === ''
+      ? AnsibleParams
+      : app === 'terraform' || app === 'tofu'
+        ? TerraformParams
+        : null
+  const result = schema?.loose().safeParse(params)
+  const issue = result?.success === false ? result.error.issues[0] : undefined
+  if (issue) {
+    throw new BadRequestError(`Invalid task parameter ${issue.path.join('.')}: ${issue.message}`)
+  }
+}
+
 function foldParams(input: CreateInput, app: string): Record<string, unknown> {
   const params: Record<string, unknown> = { ...(input.params ?? {}) }
   if (app === 'ansible' || app === '') {
@@ -104,6 +121,19 @@ function foldParams(input: CreateInput, app: string): Record<string, unknown> {
     }
   }
   return params
+}
+
+/**
+ * Whether a playbook, script or module path given with a task leaves the repository: an
+ * absolute path or one climbing above the root with `..`. Terraform and tofu read a leading
+ * `/` as the repository root.
+ */
+export function escapesRepository(path: string, app: string): boolean {
+  const text = app === 'terraform' || app === 'tofu' ? path.replace(/^\/+/, '') : path
+  if (text === '') return false
+  if (posix.isAbsolute(text)) return true
+  const normal = posix.normalize(text)
+  return normal === '..' || normal.startsWith('../')
 }
 
 /** What started a task other than a person: a schedule. */
@@ -127,6 +157,9 @@ export async function createTask(
     .where('id', '=', input.template_id)
     .executeTakeFirst()
   if (!template) throw new NotFoundError('Template')
+  if (input.playbook && escapesRepository(input.playbook, template.app)) {
+    throw new BadRequestError('playbook must be a path inside the repository')
+  }
   if (input.inventory_id) {
     await assertInProject(db.kysely, 'inventory', projectId, input.inventory_id, 'Inventory')
   }
@@ -178,6 +211,7 @@ export async function createTask(
       .executeTakeFirst()
     version = last ? nextBuildVersion(template.start_version, last.version) : template.start_version
   }
+  checkParams(input.params, template.app)
   const params = foldParams(input, template.app)
 
   const row = await insertTaskRow(db, {
@@ -194,6 +228,7 @@ export async function createTask(
     arguments: args,
     hosts_limit: input.limit || null,
     git_branch: input.git_branch || null,
+    commit_hash: input.commit_hash ? input.commit_hash.toLowerCase() : null,
     message: input.message ?? null,
     inventory_id: input.inventory_id ?? null,
     version,
