@@ -8,14 +8,12 @@ import TableBody from '@mui/material/TableBody'
 import TableCell from '@mui/material/TableCell'
 import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
-import TablePagination from '@mui/material/TablePagination'
 import TableRow from '@mui/material/TableRow'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
 import { paths } from '../../../config/paths'
-import { TABLE_ROWS_PER_PAGE } from '../../../config/constants'
 import { taskSearch } from './task-log-host'
+import { TaskPagination, useTaskPages } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
 
 export function locationKey(task: ActiveTask): { key: 'queue' | 'runner' | 'local'; id?: number } {
@@ -37,10 +35,8 @@ export function ActiveTasksTable({
   stopping: boolean
 }) {
   const { t } = useTranslation('tasks')
-  const [page, setPage] = useState(0)
-  const lastPage = Math.max(0, Math.ceil(tasks.length / TABLE_ROWS_PER_PAGE) - 1)
-  const shown = Math.min(page, lastPage)
-  const rows = tasks.slice(shown * TABLE_ROWS_PER_PAGE, (shown + 1) * TABLE_ROWS_PER_PAGE)
+  const pages = useTaskPages(tasks)
+  const rows = pages.rows
   return (
     <Paper variant="outlined">
       <TableContainer>
@@ -96,19 +92,7 @@ export function ActiveTasksTable({
           </TableBody>
         </Table>
       </TableContainer>
-      {tasks.length > TABLE_ROWS_PER_PAGE ? (
-        <TablePagination
-          component="div"
-          count={tasks.length}
-          page={shown}
-          rowsPerPage={TABLE_ROWS_PER_PAGE}
-          rowsPerPageOptions={[TABLE_ROWS_PER_PAGE]}
-          onPageChange={(_, next) => setPage(next)}
-          labelDisplayedRows={({ from, to, count }) =>
-            t('history.displayedRows', { from, to, count })
-          }
-        />
-      ) : null}
+      <TaskPagination {...pages} />
     </Paper>
   )
 }

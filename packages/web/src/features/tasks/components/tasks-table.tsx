@@ -6,13 +6,11 @@ import TableBody from '@mui/material/TableBody'
 import TableCell from '@mui/material/TableCell'
 import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
-import TablePagination from '@mui/material/TablePagination'
 import TableRow from '@mui/material/TableRow'
-import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
-import { TABLE_ROWS_PER_PAGE } from '../../../config/constants'
 import { taskSearch } from './task-log-host'
+import { TaskPagination, useTaskPages } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
 
 function formatDate(value: string | null): string {
@@ -40,10 +38,8 @@ export function taskVersion(task: TaskWithTemplate): string | null {
 /** A project's tasks, newest first, 20 to a page; the task number opens its log. */
 export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
   const { t } = useTranslation('tasks')
-  const [page, setPage] = useState(0)
-  const lastPage = Math.max(0, Math.ceil(tasks.length / TABLE_ROWS_PER_PAGE) - 1)
-  const shownPage = Math.min(page, lastPage)
-  const rows = tasks.slice(shownPage * TABLE_ROWS_PER_PAGE, (shownPage + 1) * TABLE_ROWS_PER_PAGE)
+  const pages = useTaskPages(tasks)
+  const rows = pages.rows
   return (
     <Paper variant="outlined">
       <TableContainer>
@@ -80,19 +76,7 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
           </TableBody>
         </Table>
       </TableContainer>
-      {tasks.length > TABLE_ROWS_PER_PAGE ? (
-        <TablePagination
-          component="div"
-          count={tasks.length}
-          page={shownPage}
-          rowsPerPage={TABLE_ROWS_PER_PAGE}
-          rowsPerPageOptions={[TABLE_ROWS_PER_PAGE]}
-          onPageChange={(_, next) => setPage(next)}
-          labelDisplayedRows={({ from, to, count }) =>
-            t('history.displayedRows', { from, to, count })
-          }
-        />
-      ) : null}
+      <TaskPagination {...pages} />
     </Paper>
   )
 }
