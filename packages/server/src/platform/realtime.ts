@@ -26,7 +26,7 @@ const MAX_BUFFERED_BYTES = 64 * 1024 * 1024
 
 interface Client {
   socket: WebSocket
-  /** The connection under the websocket, corked while a batch is queued on it. */
+  /** The connection under the websocket: a batch of log frames is written to it in one call. */
   stream: Duplex
   actor: Actor
   projects: Set<number>
