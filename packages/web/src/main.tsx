@@ -1,6 +1,7 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { RouterProvider } from 'react-router-dom'
+import { prefetchSession } from './app/prefetch-session'
 import { AppProvider } from './app/provider'
 import { createAppQueryClient } from './app/query-client'
 import { createAppRouter, preloadRoute } from './app/router'
@@ -9,12 +10,11 @@ import { readStorage, storageKeys } from './lib/storage'
 
 async function start() {
   const queryClient = createAppQueryClient()
-  // Code and data of the address load while the translations do, not after them.
+  // Data and code of the address load while the translations do, not after them.
   const { pathname } = window.location
-  preloadRoute(pathname, (projectId) => readStorage(storageKeys.lastProjectPage(projectId)))
-  void import('./app/prefetch-session').then(({ prefetchSession }) =>
-    prefetchSession(queryClient, pathname),
-  )
+  const lastProjectPage = (projectId: number) => readStorage(storageKeys.lastProjectPage(projectId))
+  void prefetchSession(queryClient, pathname, lastProjectPage)
+  preloadRoute(pathname, lastProjectPage)
   await initI18n()
   const router = createAppRouter()
   const container = document.getElementById('root')

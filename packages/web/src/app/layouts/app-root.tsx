@@ -1,6 +1,6 @@
 import type { Project } from '@flagman/contract'
 import { useQuery } from '@tanstack/react-query'
-import { Suspense, useMemo } from 'react'
+import { lazy, Suspense, useMemo, useState } from 'react'
 import { Navigate, Outlet, useLocation, useNavigate, useSearchParams } from 'react-router-dom'
 import { ErrorState } from '../../components/error-state'
 import { LoadingState } from '../../components/loading-state'
@@ -8,11 +8,15 @@ import { NEW_PROJECT_PARAM, paths } from '../../config/paths'
 import { useCurrentUser } from '../../features/auth/api/get-current-user'
 import { useLogout } from '../../features/auth/api/logout'
 import { projectsQueryOptions } from '../../features/projects/api/get-projects'
-import { NewProjectDialog } from '../../features/projects/components/new-project-dialog'
 import { infoQueryOptions } from '../../features/system/api/get-info'
 import { isUnauthorized } from '../../lib/api-client'
 import { storeProjectId } from '../../lib/storage'
 import { type Session, SessionContext } from '../session'
+
+// Its form and schemas load when it is first opened, not with every signed-in page.
+const NewProjectDialog = lazy(async () => ({
+  default: (await import('../../features/projects/components/new-project-dialog')).NewProjectDialog,
+}))
 
 /** Paths where having no project sends the user to the new-project page. */
 function needsProject(pathname: string): boolean {
@@ -38,6 +42,8 @@ export function AppRoot() {
   const info = useQuery({ ...infoQueryOptions(), enabled: signedIn })
   const projects = useQuery({ ...projectsQueryOptions(), enabled: signedIn })
   const logout = useLogout()
+  // Once opened, the dialog stays mounted so that it can close with its transition.
+  const [dialogUsed, setDialogUsed] = useState(false)
 
   const session = useMemo<Session | null>(
     () =>
@@ -63,6 +69,11 @@ export function AppRoot() {
 
   const newProjectParam = searchParams.get(NEW_PROJECT_PARAM)
   const premium = newProjectParam === 'premium'
+  const newProjectOpen =
+    newProjectParam !== null &&
+    session.user.can_create_project &&
+    !isNewProjectPage(location.pathname)
+  if (newProjectOpen && !dialogUsed) setDialogUsed(true)
   if (session.projects.length === 0 && needsProject(location.pathname)) {
     return (
       <Navigate to={premium ? paths.newPremiumProject.href() : paths.newProject.href()} replace />
@@ -87,16 +98,16 @@ export function AppRoot() {
       <Suspense fallback={<LoadingState fullPage />}>
         <Outlet />
       </Suspense>
-      <NewProjectDialog
-        open={
-          newProjectParam !== null &&
-          session.user.can_create_project &&
-          !isNewProjectPage(location.pathname)
-        }
-        premium={premium}
-        onClose={closeNewProject}
-        onCreated={openProject}
-      />
+      {dialogUsed && (
+        <Suspense fallback={null}>
+          <NewProjectDialog
+            open={newProjectOpen}
+            premium={premium}
+            onClose={closeNewProject}
+            onCreated={openProject}
+          />
+        </Suspense>
+      )}
     </SessionContext.Provider>
   )
 }

@@ -14,13 +14,18 @@ import ListItemText from '@mui/material/ListItemText'
 import ListSubheader from '@mui/material/ListSubheader'
 import Menu from '@mui/material/Menu'
 import MenuItem from '@mui/material/MenuItem'
-import { useId, useState } from 'react'
+import { lazy, Suspense, useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigate } from 'react-router-dom'
 import { paths } from '../../../config/paths'
 import { useLogout } from '../../../features/auth/api/logout'
-import { EditAccountDialog } from '../../../features/users/components/edit-account-dialog'
 import { useSession } from '../../session'
+
+// The account forms load when the dialog is first opened, not with every signed-in page.
+const EditAccountDialog = lazy(async () => ({
+  default: (await import('../../../features/users/components/edit-account-dialog'))
+    .EditAccountDialog,
+}))
 
 export function UserMenu() {
   const { t } = useTranslation('shell')
@@ -31,6 +36,9 @@ export function UserMenu() {
   const logout = useLogout()
   const [anchor, setAnchor] = useState<HTMLElement | null>(null)
   const [editing, setEditing] = useState(false)
+  // Once opened, the dialog stays mounted so that it can close with its transition.
+  const [editOpened, setEditOpened] = useState(false)
+  if (editing && !editOpened) setEditOpened(true)
   const menuId = useId()
   const close = () => setAnchor(null)
 
@@ -135,7 +143,11 @@ export function UserMenu() {
           <ListItemText>{t('userMenu.signOut')}</ListItemText>
         </MenuItem>
       </Menu>
-      <EditAccountDialog open={editing} user={user} onClose={() => setEditing(false)} />
+      {editOpened && (
+        <Suspense fallback={null}>
+          <EditAccountDialog open={editing} user={user} onClose={() => setEditing(false)} />
+        </Suspense>
+      )}
     </>
   )
 }

@@ -5,7 +5,13 @@ import {
   type CreateTaskBody,
   type TaskUpdateMessage,
 } from '@flagman/contract'
-import { type QueryClient, useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
+import {
+  type QueryClient,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query'
 import { api } from '../../../lib/api-client'
 import { taskKeys } from './tasks.query-keys'
 
@@ -31,12 +37,15 @@ export function useTaskOutput(projectId: number, taskId: number | null) {
   })
 }
 
-export function useProjectTasks(projectId: number) {
-  return useQuery({
+export const projectTasksQueryOptions = (projectId: number) =>
+  queryOptions({
     queryKey: taskKeys.list(projectId),
     queryFn: async ({ signal }) =>
       (await api.call(taskRoutes.list, { params: { project_id: projectId }, signal })) ?? [],
   })
+
+export function useProjectTasks(projectId: number) {
+  return useQuery(projectTasksQueryOptions(projectId))
 }
 
 /** The global list of active tasks is read again this often, besides its live updates. */

@@ -1,8 +1,27 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { lazy, Suspense, useEffect } from 'react'
 import { useSearchParams } from 'react-router-dom'
 import { useRealtime, useRealtimeReconnect } from '../../../hooks/use-realtime'
 import { applyTaskUpdate } from '../api/tasks'
-import { TaskLogDialog } from './task-log-dialog'
+
+// Every project page holds the host: the log view's code loads after the page is shown, so
+// that it is not in the way of the first render and is there when a log is opened.
+const loadTaskLogDialog = () => import('./task-log-dialog')
+const TaskLogDialog = lazy(async () => ({ default: (await loadTaskLogDialog()).TaskLogDialog }))
+
+/** Runs `run` once the page has settled: a second after mounting, when the browser is idle. */
+function afterPageShown(run: () => void): () => void {
+  let idle: number | undefined
+  const timer = window.setTimeout(() => {
+    if (typeof window.requestIdleCallback === 'function') {
+      idle = window.requestIdleCallback(run, { timeout: 2000 })
+    } else run()
+  }, 1000)
+  return () => {
+    window.clearTimeout(timer)
+    if (idle !== undefined) window.cancelIdleCallback(idle)
+  }
+}
 
 export const TASK_PARAM = 't'
 
@@ -10,6 +29,7 @@ export const TASK_PARAM = 't'
 export function TaskLogHost({ projectId }: { projectId: number }) {
   const queryClient = useQueryClient()
   const [params, setParams] = useSearchParams()
+  useEffect(() => afterPageShown(() => void loadTaskLogDialog().catch(() => undefined)), [])
   useRealtime((message) => {
     if (message.type === 'update' && message.project_id === projectId) {
       applyTaskUpdate(queryClient, message)
@@ -32,7 +52,11 @@ export function TaskLogHost({ projectId }: { projectId: number }) {
       },
       { replace: true },
     )
-  return <TaskLogDialog key={taskId} projectId={projectId} taskId={taskId} onClose={close} />
+  return (
+    <Suspense fallback={null}>
+      <TaskLogDialog key={taskId} projectId={projectId} taskId={taskId} onClose={close} />
+    </Suspense>
+  )
 }
 
 /** The search string that opens a task's log on the current page. */
