@@ -2,6 +2,7 @@ import type { Project, Template } from '@flagman/contract'
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { templateFixture } from '../../../testing/fixtures'
 import { mockFetch } from '../../../testing/mock-fetch'
 import { renderWithProviders } from '../../../testing/render'
 import { makeCan, ProjectContext } from '../../project-context'
@@ -20,31 +21,7 @@ const project: Project = {
 }
 
 function template(id: number, name: string, type = ''): Template {
-  return {
-    id,
-    project_id: 3,
-    name,
-    description: null,
-    type,
-    app: 'bash',
-    playbook: `${name}.sh`,
-    arguments: null,
-    allow_override_args_in_task: false,
-    inventory_id: null,
-    repository_id: 7,
-    environment_id: null,
-    view_id: null,
-    build_template_id: null,
-    start_version: null,
-    autorun: false,
-    git_branch: null,
-    survey_vars: null,
-    vaults: [],
-    suppress_success_alerts: false,
-    task_params: null,
-    tasks: 0,
-    last_task: null,
-  }
+  return templateFixture({ id, name, type, playbook: `${name}.sh` })
 }
 
 function app(id: string, priority: number) {

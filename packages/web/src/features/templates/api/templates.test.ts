@@ -2,31 +2,14 @@ import type { Template, TaskUpdateMessage } from '@flagman/contract'
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
 import { applyTemplateTaskUpdate } from './templates'
+import { templateFixture } from '../../../testing/fixtures'
 import { templateKeys } from './templates.query-keys'
 
 function template(id: number, lastTaskId: number | null): Template {
-  return {
+  return templateFixture({
     id,
-    project_id: 3,
     name: `tpl${id}`,
-    description: null,
-    type: '',
-    app: 'bash',
     playbook: 'run.sh',
-    arguments: null,
-    allow_override_args_in_task: false,
-    inventory_id: null,
-    repository_id: 7,
-    environment_id: null,
-    view_id: null,
-    build_template_id: null,
-    start_version: null,
-    autorun: false,
-    git_branch: null,
-    survey_vars: null,
-    vaults: [],
-    suppress_success_alerts: false,
-    task_params: null,
     tasks: lastTaskId === null ? 0 : 1,
     last_task:
       lastTaskId === null
@@ -50,7 +33,7 @@ function template(id: number, lastTaskId: number | null): Template {
             tpl_app: 'bash',
             tpl_playbook: 'run.sh',
           },
-  }
+  })
 }
 
 function update(fields: Partial<TaskUpdateMessage>): TaskUpdateMessage {

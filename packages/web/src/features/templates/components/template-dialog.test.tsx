@@ -2,6 +2,7 @@ import type { AccessKey, App, Inventory, Repository, Schedule, Template } from '
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
+import { templateFixture } from '../../../testing/fixtures'
 import { mockFetch } from '../../../testing/mock-fetch'
 import { renderWithProviders } from '../../../testing/render'
 import { TemplateDialog, type TemplateDialogMode } from './template-dialog'
@@ -71,32 +72,7 @@ function lists(extra: Parameters<typeof mockFetch>[0] = {}) {
 }
 
 function bashTemplate(overrides: Partial<Template> = {}): Template {
-  return {
-    id: 20,
-    project_id: 3,
-    name: 'deploy',
-    description: null,
-    type: '',
-    app: 'bash',
-    playbook: 'deploy.sh',
-    arguments: null,
-    allow_override_args_in_task: false,
-    inventory_id: null,
-    repository_id: 7,
-    environment_id: null,
-    view_id: null,
-    build_template_id: null,
-    start_version: null,
-    autorun: false,
-    git_branch: null,
-    survey_vars: null,
-    vaults: [],
-    suppress_success_alerts: false,
-    task_params: null,
-    tasks: 0,
-    last_task: null,
-    ...overrides,
-  }
+  return templateFixture(overrides)
 }
 
 const commitCheck: Schedule = {
