@@ -4,24 +4,11 @@ import { useSearchParams } from 'react-router-dom'
 import { useRealtime, useRealtimeReconnect } from '../../../hooks/use-realtime'
 import { applyTaskUpdate } from '../api/tasks'
 
-// Every project page holds the host: the log view's code loads after the page is shown, so
-// that it is not in the way of the first render and is there when a log is opened.
+// Every project page holds the host. The log view's code is not part of the first page's
+// scripts; it is asked for as soon as the page has mounted, while the page's data loads, so
+// it is there by the time a task can be picked.
 const loadTaskLogDialog = () => import('./task-log-dialog')
 const TaskLogDialog = lazy(async () => ({ default: (await loadTaskLogDialog()).TaskLogDialog }))
-
-/** Runs `run` once the page has settled: a second after mounting, when the browser is idle. */
-function afterPageShown(run: () => void): () => void {
-  let idle: number | undefined
-  const timer = window.setTimeout(() => {
-    if (typeof window.requestIdleCallback === 'function') {
-      idle = window.requestIdleCallback(run, { timeout: 2000 })
-    } else run()
-  }, 1000)
-  return () => {
-    window.clearTimeout(timer)
-    if (idle !== undefined) window.cancelIdleCallback(idle)
-  }
-}
 
 export const TASK_PARAM = 't'
 
@@ -29,7 +16,7 @@ export const TASK_PARAM = 't'
 export function TaskLogHost({ projectId }: { projectId: number }) {
   const queryClient = useQueryClient()
   const [params, setParams] = useSearchParams()
-  useEffect(() => afterPageShown(() => void loadTaskLogDialog().catch(() => undefined)), [])
+  useEffect(() => void loadTaskLogDialog().catch(() => undefined), [])
   useRealtime((message) => {
     if (message.type === 'update' && message.project_id === projectId) {
       applyTaskUpdate(queryClient, message)
