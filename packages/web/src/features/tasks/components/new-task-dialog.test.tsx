@@ -2,6 +2,7 @@ import type { Template } from '@flagman/contract'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
+import { templateFixture } from '../../../testing/fixtures'
 import { mockFetch } from '../../../testing/mock-fetch'
 import { renderWithProviders } from '../../../testing/render'
 import { NewTaskDialog } from './new-task-dialog'
@@ -9,24 +10,14 @@ import { NewTaskDialog } from './new-task-dialog'
 const SLOW_TEST_MS = 20_000
 
 function template(overrides: Partial<Template> = {}): Template {
-  return {
+  return templateFixture({
     id: 3,
     project_id: 4,
     name: 'Greet',
-    description: null,
-    type: '',
-    app: 'bash',
     playbook: 'greet.sh',
     arguments: '["--fast"]',
     allow_override_args_in_task: true,
-    inventory_id: null,
     repository_id: 1,
-    environment_id: null,
-    view_id: null,
-    build_template_id: null,
-    start_version: null,
-    autorun: false,
-    git_branch: null,
     survey_vars: [
       { name: 'who', title: 'Who', description: '', type: '', required: true, values: [] },
       { name: 'count', title: 'Count', description: '', type: 'int', required: false, values: [] },
@@ -39,13 +30,8 @@ function template(overrides: Partial<Template> = {}): Template {
         values: [],
       },
     ],
-    vaults: [],
-    suppress_success_alerts: false,
-    task_params: null,
-    tasks: 0,
-    last_task: null,
     ...overrides,
-  }
+  })
 }
 
 function setup(tpl: Template) {

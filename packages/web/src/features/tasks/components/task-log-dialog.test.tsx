@@ -2,6 +2,7 @@ import type { Task } from '@flagman/contract'
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { taskFixture } from '../../../testing/fixtures'
 import { mockFetch } from '../../../testing/mock-fetch'
 import { renderWithProviders } from '../../../testing/render'
 import { TaskLogHost } from './task-log-host'
@@ -21,34 +22,12 @@ class FakeSocket {
 }
 
 function task(status: string): Task {
-  return {
-    id: 12,
-    template_id: 3,
-    project_id: 4,
+  return taskFixture({
     status,
-    debug: false,
-    dry_run: false,
-    diff: false,
-    playbook: '',
-    environment: '{}',
-    secret: '{}',
-    limit: '',
-    arguments: null,
-    git_branch: null,
-    message: '',
-    user_id: 1,
-    integration_id: null,
-    schedule_id: null,
-    created: '2026-01-01T00:00:00Z',
-    start: '2026-01-01T00:00:00Z',
     end: null,
     commit_hash: '0123456789abcdef',
     commit_message: 'Fix it',
-    build_task_id: null,
-    version: null,
-    inventory_id: null,
-    params: null,
-  }
+  })
 }
 
 function setup(status: string) {

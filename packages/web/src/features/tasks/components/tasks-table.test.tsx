@@ -2,45 +2,12 @@ import type { TaskWithTemplate } from '@flagman/contract'
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { listedTaskFixture } from '../../../testing/fixtures'
 import { renderWithProviders } from '../../../testing/render'
 import { TasksTable } from './tasks-table'
 
 function task(id: number, extra: Partial<TaskWithTemplate> = {}): TaskWithTemplate {
-  return {
-    id,
-    template_id: 3,
-    project_id: 4,
-    status: 'success',
-    debug: false,
-    dry_run: false,
-    diff: false,
-    playbook: '',
-    environment: '{}',
-    secret: '{}',
-    limit: '',
-    arguments: null,
-    git_branch: null,
-    message: '',
-    user_id: 1,
-    integration_id: null,
-    schedule_id: null,
-    created: '2026-01-01T00:00:00Z',
-    start: '2026-01-01T00:00:00Z',
-    end: '2026-01-01T00:01:05Z',
-    commit_hash: null,
-    commit_message: '',
-    build_task_id: null,
-    version: null,
-    inventory_id: null,
-    params: null,
-    tpl_playbook: 'deploy.sh',
-    tpl_alias: 'Deploy site',
-    tpl_type: '',
-    tpl_app: 'bash',
-    user_name: 'Ann',
-    build_task: null,
-    ...extra,
-  }
+  return listedTaskFixture({ id, ...extra })
 }
 
 describe('TasksTable', () => {
