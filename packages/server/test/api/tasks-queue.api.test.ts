@@ -93,17 +93,23 @@ describe('task queue with a stand-in executor', () => {
         .executeTakeFirstOrThrow()
     ).status
 
-  it('starts tasks as slots free up, within the global and template limits', async () => {
+  /** A queue whose jobs are run by a fake executor, with the given global limit. */
+  const queueWithFakeExecutor = (maxParallelTasks: number) => {
     const fake = fakeExecutor()
     const queue = createTaskQueue({
       db,
       box: SecretBox.fromBase64(Buffer.alloc(32, 1).toString('base64')),
       dataDir: dir,
       webHost: '',
-      maxParallelTasks: 2,
+      maxParallelTasks,
       log: { error: () => {} } as unknown as FastifyBaseLogger,
       runJob: fake.runJob,
     })
+    return { fake, queue }
+  }
+
+  it('starts tasks as slots free up, within the global and template limits', async () => {
+    const { fake, queue } = queueWithFakeExecutor(2)
     const add = async (templateId: number) => {
       const row = await insertTaskRow(db, {
         project_id: projectId,
@@ -148,16 +154,7 @@ describe('task queue with a stand-in executor', () => {
   })
 
   it('ends tasks a previous process left behind and queues waiting ones again', async () => {
-    const fake = fakeExecutor()
-    const queue = createTaskQueue({
-      db,
-      box: SecretBox.fromBase64(Buffer.alloc(32, 1).toString('base64')),
-      dataDir: dir,
-      webHost: '',
-      maxParallelTasks: 0,
-      log: { error: () => {} } as unknown as FastifyBaseLogger,
-      runJob: fake.runJob,
-    })
+    const { fake, queue } = queueWithFakeExecutor(0)
     const left = async (templateId: number, taskStatus: string) =>
       (
         await insertTaskRow(db, {
