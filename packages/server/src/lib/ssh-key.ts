@@ -207,5 +207,8 @@ export async function checkSshPrivateKey(text: string, passphrase: string): Prom
     return passphrase ? 'the passphrase does not open it' : 'it is encrypted: enter its passphrase'
   }
   if (/not a private key/i.test(outcome.message)) return 'it is a public key, not a private key'
+  // A wrong passphrase on an encrypted PEM key now and then yields valid padding, and the
+  // garbage it decrypts to fails to parse instead of failing to decrypt.
+  if (passphrase && /ENCRYPTED/.test(text)) return 'the passphrase does not open it'
   return NOT_A_KEY
 }
