@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 
 /**
@@ -37,20 +37,65 @@ export class TempDir {
   }
 }
 
+/** A path a template or task gave that is not usable: the job ends in error with its message. */
 export class PathEscapeError extends Error {}
+
+function isInside(root: string, full: string): boolean {
+  const rel = relative(root, full)
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel))
+}
 
 /**
  * Resolves a repository-relative path, refusing absolute paths and `..` escapes so a
- * template cannot make the executor run or read something outside the repository.
+ * template cannot make the executor run or read something outside the repository. Only the
+ * text is checked; `resolveRepoPath` also checks what is on disk.
  */
-export function resolveInside(root: string, path: string): string {
-  if (isAbsolute(path)) {
-    throw new PathEscapeError(`Path must be relative to the repository: ${path}`)
-  }
+export function resolveInside(root: string, path: string, what = 'Path'): string {
   const full = resolve(root, path)
-  const rel = relative(root, full)
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new PathEscapeError(`Path escapes the repository: ${path}`)
+  if (isAbsolute(path) || !isInside(root, full)) {
+    throw new PathEscapeError(`${what} "${path}" is outside the repository`)
   }
   return full
+}
+
+/**
+ * The absolute, symlink-free path of an existing regular file (or directory) inside the
+ * repository, for handing to a program. The path is resolved with every symbolic link
+ * followed, so a link pointing out of the checkout is refused like `..`; and since the
+ * answer is absolute, a path such as `-c` can never be read as an option.
+ *
+ * @param what names the path in the error, e.g. `Playbook`.
+ * @param kind what must be there: a regular file, a directory, or either (`entry`).
+ */
+export async function resolveRepoPath(
+  root: string,
+  path: string,
+  what: string,
+  kind: 'file' | 'directory' | 'entry' = 'file',
+): Promise<string> {
+  const noun = kind === 'entry' ? 'file or directory' : kind
+  const notThere = (): PathEscapeError =>
+    new PathEscapeError(`${what} "${path}" is not a ${noun} in the repository`)
+  if (path === '' || path.includes('\0')) throw notThere()
+  const full = resolveInside(root, path, what)
+  let realRoot: string
+  let real: string
+  try {
+    realRoot = await realpath(root)
+    real = await realpath(full)
+  } catch {
+    throw notThere()
+  }
+  if (!isInside(realRoot, real)) {
+    throw new PathEscapeError(`${what} "${path}" is outside the repository`)
+  }
+  const info = await stat(real)
+  const fits =
+    kind === 'file'
+      ? info.isFile()
+      : kind === 'directory'
+        ? info.isDirectory()
+        : info.isFile() || info.isDirectory()
+  if (!fits) throw notThere()
+  return real
 }

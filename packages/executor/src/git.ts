@@ -56,16 +56,72 @@ export async function writePrivateKey(
   return temp.write(name, text)
 }
 
-function isRemoteHttp(url: string): boolean {
-  return /^https?:\/\//i.test(url)
+/** Transports git may use: no `ext::`/`fd::` helpers, which run commands named in the URL. */
+const ALLOWED_PROTOCOLS = 'file:git:http:https:ssh'
+
+/** What git is given for a repository: the URL without credentials, and the credentials. */
+export interface GitRemote {
+  /**
+   * The URL for git's command line: an http(s) URL loses its `user:password@` part, an ssh
+   * URL its password.
+   */
+  url: string
+  /** Answers to git's Username and Password prompts; null when git must not be asked. */
+  credentials: { login: string; password: string } | null
+}
+
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/**
+ * Splits the credentials off an http(s) URL so that they never reach a command line (where
+ * `ps` shows them to every local user) nor the clone's `.git/config`: git gets the bare URL
+ * and asks for the login and password, which GIT_ASKPASS answers from its environment.
+ * Credentials written in the URL win over a login and password key, as they did for git.
+ */
+export function gitRemote(repo: JobRepository): GitRemote {
+  const key = repo.key
+  const fromKey =
+    key.type === 'login_password' ? { login: key.login, password: key.password } : null
+  // ssh never uses a password written in the URL: it is only dropped.
+  const ssh = /^(ssh:\/\/[^/?#@:]*):[^/?#@]*@(.*)$/is.exec(repo.url)
+  if (ssh !== null) return { url: `${ssh[1] ?? ''}@${ssh[2] ?? ''}`, credentials: null }
+  const http = /^(https?:\/\/)([^/?#@]*)@(.*)$/is.exec(repo.url)
+  if (http === null) {
+    return { url: repo.url, credentials: /^https?:\/\//i.test(repo.url) ? fromKey : null }
+  }
+  const [, scheme = '', userinfo = '', rest = ''] = http
+  const colon = userinfo.indexOf(':')
+  const login = decoded(colon === -1 ? userinfo : userinfo.slice(0, colon))
+  const password = colon === -1 ? (fromKey?.password ?? '') : decoded(userinfo.slice(colon + 1))
+  return { url: `${scheme}${rest}`, credentials: { login, password } }
+}
+
+/** A branch git would read as an option (`--branch` and `-B` take the next word whatever it is). */
+function checkBranch(branch: string): void {
+  if (branch.startsWith('-')) {
+    throw new PreparationError(
+      `Failed updating repository: branch "${branch}" is not a valid branch name`,
+    )
+  }
 }
 
 /** Environment for git: the base env plus credentials, never the task's own variables. */
 async function gitEnv(
   repo: JobRepository,
+  remote: GitRemote,
   ctx: Pick<RepositoryContext, 'temp' | 'baseEnv'>,
 ): Promise<Record<string, string>> {
-  const env: Record<string, string> = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
+  const env: Record<string, string> = {
+    ...ctx.baseEnv,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ALLOW_PROTOCOL: ALLOWED_PROTOCOLS,
+  }
   const key = repo.key
   if (key.type === 'ssh') {
     const file = await writePrivateKey(
@@ -75,14 +131,15 @@ async function gitEnv(
       key.passphrase,
     )
     env.GIT_SSH_COMMAND = `ssh -i '${file}' -o IdentitiesOnly=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null`
-  } else if (key.type === 'login_password' && isRemoteHttp(repo.url)) {
+  }
+  if (remote.credentials !== null) {
     env.GIT_ASKPASS = await ctx.temp.write(
       `git_askpass_${String(repo.id)}.sh`,
       ASKPASS_SCRIPT,
       0o700,
     )
-    env.FLAGMAN_GIT_LOGIN = key.login
-    env.FLAGMAN_GIT_PASSWORD = key.password
+    env.FLAGMAN_GIT_LOGIN = remote.credentials.login
+    env.FLAGMAN_GIT_PASSWORD = remote.credentials.password
   }
   return env
 }
@@ -114,21 +171,29 @@ export async function prepareRepository(
     sink.push(`Using local repository ${repo.url}`)
     return repo.url
   }
+  // The server refuses such URLs; a repository stored before that is refused here.
+  if (repo.url.startsWith('-')) {
+    throw new PreparationError(`Failed updating repository: incorrect URL ${repo.url}`)
+  }
   const branch = branchOverride !== '' ? branchOverride : repo.branch
+  checkBranch(branch)
   const dir = join(ctx.workRoot, dirName)
-  const env = await gitEnv(repo, ctx)
+  const remote = gitRemote(repo)
+  const env = await gitEnv(repo, remote, ctx)
   const git = (args: string[], cwd: string): Promise<CommandResult> =>
     runLogged({ program: 'git', args, cwd, env }, control, sink)
   const failed = (result: CommandResult): string => describeFailure('git', result)
 
+  // `--` ends the options on every command line holding a URL or a branch, so neither can
+  // ever be read as one.
   if (await exists(dir)) {
     sink.push(`Updating repository ${repo.url}`)
     const steps: string[][] = [
-      ['remote', 'set-url', 'origin', repo.url],
-      ['fetch', '--prune', 'origin'],
+      ['remote', 'set-url', '--', 'origin', remote.url],
+      ['fetch', '--prune', '--', 'origin'],
       branch !== ''
-        ? ['checkout', '--force', '-B', branch, `origin/${branch}`]
-        : ['reset', '--hard', 'origin/HEAD'],
+        ? ['checkout', '--force', '-B', branch, `origin/${branch}`, '--']
+        : ['reset', '--hard', 'origin/HEAD', '--'],
       ['submodule', 'update', '--init', '--recursive'],
     ]
     let ok = true
@@ -148,7 +213,7 @@ export async function prepareRepository(
   }
   const args = ['clone', '--recursive']
   if (branch !== '') args.push('--branch', branch)
-  args.push(repo.url, dirName)
+  args.push('--', remote.url, dirName)
   const result = await git(args, ctx.workRoot)
   if (!control.stopped && result.code !== 0) {
     throw new PreparationError(`Failed updating repository: ${failed(result)}`)
@@ -227,21 +292,23 @@ export async function readRemoteHead(
   const control = new ProcessControl(1000)
   const timer = setTimeout(() => control.stop(true), options.timeoutMs ?? 60_000)
   try {
-    const env = await gitEnv(repo, { temp, baseEnv })
+    if (repo.url.startsWith('-')) throw new Error(`Incorrect repository URL ${repo.url}`)
+    const remote = gitRemote(repo)
+    const env = await gitEnv(repo, remote, { temp, baseEnv })
     const ref = branch === '' || repo.url.startsWith('/') ? 'HEAD' : `refs/heads/${branch}`
     // `--` keeps a URL that starts with a dash from being read as an option.
     const result = await runCaptured(
-      { program: 'git', args: ['ls-remote', '--', repo.url, ref], cwd: temp.path, env },
+      { program: 'git', args: ['ls-remote', '--', remote.url, ref], cwd: temp.path, env },
       control,
     )
-    if (control.stopped) throw new Error(`git ls-remote ${repo.url} took too long`)
+    if (control.stopped) throw new Error(`git ls-remote ${remote.url} took too long`)
     if (result.code !== 0) {
       const said = result.lines.filter((line) => line.trim() !== '').join(' ')
       throw new Error(`${describeFailure('git', result)}${said ? `: ${said}` : ''}`)
     }
     const line = result.lines.find((l) => /^[0-9a-f]{40,64}\s/.test(l))
     const hash = line?.split(/\s/)[0]
-    if (!hash) throw new Error(`The repository ${repo.url} has no ${ref}`)
+    if (!hash) throw new Error(`The repository ${remote.url} has no ${ref}`)
     return hash
   } finally {
     clearTimeout(timer)

@@ -1,4 +1,5 @@
 import type { JobResult, JobSpec } from '@flagman/contract'
+import { appFields } from '@flagman/contract'
 import { stat } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { buildAnsibleCommand, buildAnsibleExtraVars, ANSIBLE_ENV } from './apps/ansible.js'
@@ -6,7 +7,7 @@ import type { AppCommand } from './apps/common.js'
 import { withTaskDetails } from './apps/common.js'
 import { buildShellCommand } from './apps/shell.js'
 import { buildTerraformCommands, isTerraformApp } from './apps/terraform.js'
-import { PathEscapeError, resolveInside } from './files.js'
+import { PathEscapeError, resolveInside, resolveRepoPath } from './files.js'
 import type { RepositoryContext } from './git.js'
 import {
   checkoutCommit,
@@ -55,6 +56,7 @@ async function runStage(
 ): Promise<CommandResult> {
   // App defaults (ANSIBLE_FORCE_COLOR …) first so the environment's own values can override them.
   const env = { ...ctx.baseEnv, PWD: cwd, ...command.env, ...ctx.spec.env }
+  for (const note of command.notes ?? []) ctx.sink.push(note)
   const full = { program: command.program, args: command.args, cwd, env, stdin: command.stdin }
   const result = await runCommand(full, ctx.control, (line, answer) => {
     ctx.sink.push(line)
@@ -110,9 +112,32 @@ export async function executeJob(ctx: JobContext): Promise<JobResult> {
   }
 }
 
+/**
+ * The playbook of a shell app as it reaches the program: a script (bash, python, powershell
+ * and administrator apps) must be a file of the repository and is given by its absolute path;
+ * pulumi's is a word for the program (`up`, a stack folder), which must not look like an
+ * option.
+ */
+async function shellPlaybook(spec: JobSpec, repoDir: string): Promise<string> {
+  if (appFields(spec.app).playbookKind !== 'program') {
+    return resolveRepoPath(repoDir, spec.playbook, 'Playbook')
+  }
+  if (spec.playbook === '') return ''
+  refuseOption(spec.playbook, 'Playbook')
+  resolveInside(repoDir, spec.playbook, 'Playbook')
+  return spec.playbook
+}
+
+/** Refuses a value a program would read as an option. */
+function refuseOption(value: string, what: string): void {
+  if (value.startsWith('-')) {
+    throw new PathEscapeError(`${what} "${value}" can not start with "-"`)
+  }
+}
+
 async function runShell(ctx: JobContext, repoDir: string): Promise<void> {
-  if (ctx.spec.playbook !== '') resolveInside(repoDir, ctx.spec.playbook)
-  await runStage(ctx, buildShellCommand(ctx.spec), repoDir)
+  const playbook = await shellPlaybook(ctx.spec, repoDir)
+  await runStage(ctx, buildShellCommand({ ...ctx.spec, playbook }), repoDir)
 }
 
 /** Candidate requirement files per kind, nearest to the playbook first. */
@@ -158,7 +183,7 @@ async function installGalaxy(ctx: JobContext, repoDir: string, playbook: string)
 
 async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
   const { spec, temp } = ctx
-  const playbook = resolveInside(repoDir, spec.playbook)
+  const playbook = await resolveRepoPath(repoDir, spec.playbook, 'Playbook')
   const inventory = spec.inventory
   let inventoryPath: string | null = null
   let privateKey: string | null = null
@@ -179,7 +204,8 @@ async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
         )
         checkStopped(ctx.control)
       }
-      inventoryPath = resolveInside(root, inventory.content)
+      // An ansible inventory may be a file or a folder of them.
+      inventoryPath = await resolveRepoPath(root, inventory.content, 'Inventory', 'entry')
     } else {
       throw new PreparationError(
         `Failed to install inventory: invalid inventory type ${inventory.type}`,
@@ -201,17 +227,20 @@ async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
       const file = await temp.write(`vault_${String(index)}`, vault.password)
       vaultIds.push(`${name}@${file}`)
     } else {
-      vaultIds.push(`${name}@${resolveInside(repoDir, vault.script)}`)
+      vaultIds.push(`${name}@${await resolveRepoPath(repoDir, vault.script, 'Vault script')}`)
     }
   }
   const extraVars = await temp.write('extra_vars.json', JSON.stringify(buildAnsibleExtraVars(spec)))
   await installGalaxy(ctx, repoDir, playbook)
-  const command = buildAnsibleCommand(spec, {
-    inventory: inventoryPath,
-    privateKey,
-    extraVars,
-    vaultIds,
-  })
+  const command = buildAnsibleCommand(
+    { ...spec, playbook },
+    {
+      inventory: inventoryPath,
+      privateKey,
+      extraVars,
+      vaultIds,
+    },
+  )
   await runStage(ctx, command, repoDir)
 }
 
@@ -219,17 +248,19 @@ async function runTerraform(ctx: JobContext, repoDir: string): Promise<void> {
   const { spec, sink, control } = ctx
   // The playbook names the module directory; a leading '/' means the repository root.
   const sub = spec.playbook.replace(/^\/+/, '')
-  const cwd = sub === '' ? repoDir : resolveInside(repoDir, sub)
+  const cwd = sub === '' ? repoDir : await resolveRepoPath(repoDir, sub, 'Playbook', 'directory')
+  if (spec.inventory !== null) refuseOption(spec.inventory.content, 'Workspace')
   const tf = buildTerraformCommands(spec)
+  for (const note of tf.notes) sink.push(note)
   const stage = (args: string[], onLine?: (line: string) => void): Promise<CommandResult> =>
-    runStage(ctx, { program: tf.program, args, env: {} }, cwd, onLine)
+    runStage(ctx, { program: tf.program, args, env: tf.env }, cwd, onLine)
 
   // A changed backend makes init ask whether to copy the state: the task waits for a
   // confirmation, then answers yes (confirm) or no (reject, and init fails).
   let migration = Promise.resolve()
   await runStage(
     ctx,
-    { program: tf.program, args: tf.init, env: {}, stdin: true },
+    { program: tf.program, args: tf.init, env: tf.env, stdin: true },
     cwd,
     (line, answer) => {
       if (!line.includes('Do you want to copy')) return

@@ -145,7 +145,7 @@ done
     expect(commands.map((l) => l.replace(tmp, '/TMP'))).toEqual([
       `ansible-galaxy collection install -r ${repo}/play/collections/requirements.yml --force`,
       `ansible-galaxy role install -r ${repo}/roles/requirements.yml --force`,
-      `ansible-playbook -i ${workRoot}/TMP/inventory_5.yml --vault-id prod@${workRoot}/TMP/vault_0 --vault-id default@${repo}/vault-client.sh --extra-vars @${workRoot}/TMP/extra_vars.json play/site.yml`,
+      `ansible-playbook -i ${workRoot}/TMP/inventory_5.yml --vault-id prod@${workRoot}/TMP/vault_0 --vault-id default@${repo}/vault-client.sh --extra-vars @${workRoot}/TMP/extra_vars.json ${repo}/play/site.yml`,
     ])
     const files = lines.filter((l) => l.startsWith('FILE '))
     expect(files).toEqual([
@@ -196,7 +196,7 @@ done
       .filter((l) => l.startsWith('ansible-playbook'))
     expect(commands[0]).toMatch(
       new RegExp(
-        `^ansible-playbook -i ${workRoot}/repository_6_inventory_5/hosts/prod.ini --extra-vars @\\S+ site.yml$`,
+        `^ansible-playbook -i ${workRoot}/repository_6_inventory_5/hosts/prod.ini --extra-vars @\\S+ ${repo}/site.yml$`,
       ),
     )
     expect(workRootEntries(workRoot)).toEqual(['repository_6_inventory_5'])
@@ -212,7 +212,7 @@ done
     })
     const { handle, rec } = start(spec)
     expect(await handle.done).toBe('error')
-    expect(rec.text()).toContain('Path escapes the repository: ../../etc/hosts')
+    expect(rec.text()).toContain('Inventory "../../etc/hosts" is outside the repository')
   })
 
   it('orders every argument like the compatible system', () => {

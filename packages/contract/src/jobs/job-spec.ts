@@ -60,7 +60,7 @@ export interface JobSpec {
   extraVars: Record<string, unknown>
   /** Secret survey values (Ansible only). */
   secretVars: Record<string, unknown>
-  /** Environment secrets of type var, passed as separate arguments. */
+  /** Environment secrets of type var: ansible extra vars, process environment variables otherwise. */
   varSecrets: Array<{ name: string; value: string }>
   /** Process environment: environment `env` JSON, env secrets and task metadata. */
   env: Record<string, string>

@@ -7,6 +7,8 @@ export interface AppCommand {
   env: Record<string, string>
   /** Keeps stdin open so the job can answer the program's questions. */
   stdin?: boolean
+  /** Lines for the task log before the program runs (variables that could not be passed). */
+  notes?: string[]
 }
 
 /** Strings as they are; everything else JSON-encoded so nested values survive. */
@@ -21,8 +23,44 @@ export function extraVarPairs(spec: JobSpec): string[] {
     .map(([name, value]) => `${name}=${formatValue(value)}`)
 }
 
-export function varSecretPairs(spec: JobSpec): string[] {
-  return spec.varSecrets.map((secret) => `${secret.name}=${secret.value}`)
+/** Names a shell can read as `$NAME`. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+/** Terraform variable names (letters, digits, `_` and `-`, not starting with a digit or `-`). */
+const TERRAFORM_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/
+
+/**
+ * The var secrets as process environment variables, so that no secret value is ever on a
+ * command line (where any local user can read it with `ps`):
+ * - shell apps (`kind: 'shell'`) get each secret under its own name (`$token`);
+ * - terraform and tofu (`kind: 'terraform'`) get `TF_VAR_{name}`, which they read as the
+ *   input variable `name`.
+ * A name that cannot be passed that way, or that the environment's own variables (and the
+ * task metadata) already set, is left out with a note for the task log.
+ */
+export function varSecretEnv(
+  spec: JobSpec,
+  kind: 'shell' | 'terraform',
+): { env: Record<string, string>; notes: string[] } {
+  const env: Record<string, string> = {}
+  const notes: string[] = []
+  for (const { name, value } of spec.varSecrets) {
+    const valid = kind === 'shell' ? ENV_NAME.test(name) : TERRAFORM_NAME.test(name)
+    if (!valid) {
+      notes.push(
+        kind === 'shell'
+          ? `Secret variable "${name}" is not passed: it is not a valid environment variable name (letters, digits and _, not starting with a digit)`
+          : `Secret variable "${name}" is not passed: it is not a valid variable name (letters, digits, _ and -, not starting with a digit or -)`,
+      )
+      continue
+    }
+    const envName = kind === 'shell' ? name : `TF_VAR_${name}`
+    if (Object.hasOwn(spec.env, envName)) {
+      notes.push(`Secret variable "${name}" is not passed: the environment already sets ${envName}`)
+      continue
+    }
+    env[envName] = value
+  }
+  return { env, notes }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

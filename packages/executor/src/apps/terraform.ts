@@ -1,5 +1,5 @@
 import type { JobSpec } from '@flagman/contract'
-import { formatValue } from './common.js'
+import { formatValue, varSecretEnv } from './common.js'
 
 export interface TerraformCommands {
   program: string
@@ -8,12 +8,17 @@ export interface TerraformCommands {
   workspaceSelect: string[]
   plan: string[]
   apply: string[]
+  /** `TF_VAR_{name}` for each var secret, for every stage. */
+  env: Record<string, string>
+  /** Var secrets that could not be passed, for the task log. */
+  notes: string[]
 }
 
 /**
  * terraform and tofu stage command lines: every stage but init gets `-destroy` when asked,
- * the template and task arguments, then `-var` for each extra var and var secret (values
- * formatted as for the shell apps).
+ * the template and task arguments, then `-var` for each extra var (values formatted as for
+ * the shell apps). Var secrets are never arguments: they travel as `TF_VAR_{name}` variables,
+ * and an extra var of the same name is left out so the secret keeps its precedence.
  */
 export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
   const program = spec.appPath !== '' ? spec.appPath : spec.app
@@ -25,11 +30,13 @@ export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
   init.push(tf.reconfigure ? '-reconfigure' : '-migrate-state')
   const workspace =
     spec.inventory !== null && spec.inventory.content !== '' ? spec.inventory.content : 'default'
+  const secrets = varSecretEnv(spec, 'terraform')
+  const secretNames = new Set(Object.keys(secrets.env).map((name) => name.slice('TF_VAR_'.length)))
   const vars: string[] = []
   for (const [name, value] of Object.entries(spec.extraVars)) {
-    if (name !== 'semaphore_vars') vars.push('-var', `${name}=${formatValue(value)}`)
+    if (name === 'semaphore_vars' || secretNames.has(name)) continue
+    vars.push('-var', `${name}=${formatValue(value)}`)
   }
-  for (const secret of spec.varSecrets) vars.push('-var', `${secret.name}=${secret.value}`)
   const stage = (...head: string[]): string[] => [
     ...prefix,
     ...head,
@@ -45,6 +52,8 @@ export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
     workspaceSelect: [...prefix, 'workspace', 'select', '-or-create=true', workspace],
     plan: stage('plan', '-lock=false'),
     apply: stage('apply', '-auto-approve', '-lock=false'),
+    env: secrets.env,
+    notes: secrets.notes,
   }
 }
 

@@ -66,7 +66,8 @@ async function keyMaterial(ctx: Context, keyId: number | null, what: string): Pr
   }
   if (!secret) throw new PreparationError(`The ${what} key "${row.name}" has no secret`)
   if (secret.type === 'ssh') {
-    for (const line of secret.private_key.split('\n')) if (line.trim()) ctx.secrets.add(line.trim())
+    // Whole: the executor masks each of its lines and its encoded forms.
+    if (secret.private_key.trim()) ctx.secrets.add(secret.private_key)
     if (secret.passphrase) ctx.secrets.add(secret.passphrase)
     return {
       type: 'ssh',
