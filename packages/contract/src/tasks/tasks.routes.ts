@@ -143,7 +143,7 @@ export const activeTaskRoutes = {
     response: z.array(ActiveTask),
     status: 200,
   }),
-  /** Same answer as the list (the compatible API does so). */
+  /** Same answer as the list (the compatible API does so); an unknown task is 404. */
   get: defineRoute({
     method: 'GET',
     path: '/api/tasks/:task_id',

@@ -94,6 +94,54 @@ export const TaskWithTemplate = Task.extend({
 })
 export type TaskWithTemplate = z.infer<typeof TaskWithTemplate>
 
+/** Control characters (C0, DEL and C1): never part of a path or a branch name. */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+
+/**
+ * Why a branch name given with a task is not a usable git branch, or null when it is. The
+ * rules are git's own for ref names (`git check-ref-format`), and the name may not start
+ * with `-`, so that it can never be read as an option of a git command.
+ */
+export function gitBranchProblem(name: string): string | null {
+  if (name.startsWith('-')) return "git_branch can not start with '-'"
+  if (CONTROL.test(name) || /\s/.test(name)) {
+    return 'git_branch can not contain spaces or control characters'
+  }
+  if (/[~^:?*[\\]/.test(name)) {
+    return 'git_branch can not contain any of the characters ~ ^ : ? * [ \\'
+  }
+  if (name.includes('..')) return "git_branch can not contain '..'"
+  if (name.includes('@{') || name === '@') return "git_branch can not be '@' or contain '@{'"
+  const parts = name.split('/')
+  if (parts.some((part) => part === '')) {
+    return "git_branch can not start or end with '/' or contain '//'"
+  }
+  if (parts.some((part) => part.startsWith('.') || part.endsWith('.lock'))) {
+    return "git_branch parts can not start with '.' or end with '.lock'"
+  }
+  if (name.endsWith('.')) return "git_branch can not end with '.'"
+  return null
+}
+
+/**
+ * Why a playbook given with a task is not acceptable whoever sends it, or null. A leading
+ * `-` would make the program read it as an option instead of a file.
+ */
+export function playbookOverrideProblem(playbook: string): string | null {
+  if (playbook.startsWith('-')) return "playbook can not start with '-'"
+  if (CONTROL.test(playbook)) return 'playbook can not contain control characters'
+  return null
+}
+
+/** A zod check from a function answering the problem or null. */
+const rule =
+  (problem: (value: string) => string | null) =>
+  (value: string | null | undefined, ctx: z.RefinementCtx) => {
+    const message = value ? problem(value) : null
+    if (message) ctx.addIssue({ code: 'custom', message })
+  }
+
 const jsonText = (label: string) =>
   z.string({ error: typeError(label, 'a JSON string') }).max(1024 * 1024, `${label} is too long`)
 
@@ -104,7 +152,8 @@ export const CreateTaskBody = z.strictObject({
     .positive(),
   project_id: z.unknown().optional(),
   message: z.string().max(4096, 'message is too long').nullish(),
-  git_branch: z.string().trim().max(MAX_NAME_LENGTH).nullish(),
+  /** Another branch of the template's repository; see `gitBranchProblem`. */
+  git_branch: z.string().trim().max(MAX_NAME_LENGTH).nullish().superRefine(rule(gitBranchProblem)),
   /** A commit to check out after the clone or update, instead of the branch head. */
   commit_hash: z
     .string({ error: typeError('commit_hash', 'a string') })
@@ -118,7 +167,7 @@ export const CreateTaskBody = z.strictObject({
   /** JSON array text of CLI args; only when the template allows overriding them. */
   arguments: jsonText('arguments').nullish(),
   limit: z.string().max(4096).nullish(),
-  playbook: z.string().trim().max(1024).nullish(),
+  playbook: z.string().trim().max(1024).nullish().superRefine(rule(playbookOverrideProblem)),
   inventory_id: z.number().int().positive().nullish(),
   build_task_id: z.number().int().positive().nullish(),
   version: z.unknown().optional(),

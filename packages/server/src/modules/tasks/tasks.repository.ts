@@ -61,6 +61,19 @@ export function findTaskRow(
     .executeTakeFirst()
 }
 
+/** The project of a task of any project, or undefined when there is no such task. */
+export async function findTaskProjectId(
+  db: Kysely<Database>,
+  id: number,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('task')
+    .select(['project_id'])
+    .where('id', '=', id)
+    .executeTakeFirst()
+  return row?.project_id
+}
+
 /** Adds the template's name, type and app, the user's name and the build task. */
 export async function withTemplates(
   db: Kysely<Database>,

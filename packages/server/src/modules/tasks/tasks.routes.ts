@@ -3,12 +3,19 @@ import type { FastifyInstance } from 'fastify'
 import { mount } from '../../platform/router.js'
 import { NotFoundError } from '../../platform/errors.js'
 import type { TaskQueue } from './task-queue.js'
+import { findTaskProjectId } from './tasks.repository.js'
 import * as tasks from './tasks.service.js'
 
 export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
   const r = taskRoutes
   mount(app, r.create, async ({ db, actor, project, body }) =>
-    tasks.createTask(db, queue, actor, project.projectId, body),
+    tasks.createTask(
+      db,
+      queue,
+      { actor, permissions: project.permissions },
+      project.projectId,
+      body,
+    ),
   )
   mount(app, r.list, async ({ db, project }) =>
     tasks.listTasks(db, project.projectId, { limit: 1000 }),
@@ -64,14 +71,17 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
 
   const a = activeTaskRoutes
   mount(app, a.list, async () => queue.listActive())
-  mount(app, a.get, async () => queue.listActive())
+  // The answer is the whole active list, as the compatible API gives it, for a task that
+  // exists; an unknown task is not found.
+  mount(app, a.get, async ({ db, params }) => {
+    if ((await findTaskProjectId(db.kysely, params.task_id)) === undefined) {
+      throw new NotFoundError('Task')
+    }
+    return queue.listActive()
+  })
   mount(app, a.stop, async ({ db, params }) => {
-    const row = await db.kysely
-      .selectFrom('task')
-      .select(['project_id'])
-      .where('id', '=', params.task_id)
-      .executeTakeFirst()
-    if (!row) throw new NotFoundError('Task')
-    await queue.stop(row.project_id, params.task_id, false)
+    const projectId = await findTaskProjectId(db.kysely, params.task_id)
+    if (projectId === undefined) throw new NotFoundError('Task')
+    await queue.stop(projectId, params.task_id, false)
   })
 }

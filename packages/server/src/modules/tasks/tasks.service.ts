@@ -14,16 +14,21 @@ import { AppError, BadRequestError, NotFoundError } from '../../platform/errors.
 import { insertEvent } from '../events/events.repository.js'
 import { assertInProject } from '../project-scope.js'
 import type { TaskQueue } from './task-queue.js'
+import {
+  canEditTemplates,
+  checkBranchOverride,
+  checkPlaybookOverride,
+  checkTaskArguments,
+  checkTaskLimit,
+  checkTaskMessage,
+  checkTaskVariables,
+  surveyVars,
+  type SurveyVarDef,
+  type TaskRequester,
+} from './task-overrides.js'
 import { findTaskRow, insertTaskRow, toTask, withTemplates } from './tasks.repository.js'
 
 type CreateInput = z.output<typeof CreateTaskBody>
-
-interface SurveyVarDef {
-  name: string
-  type?: string
-  required?: boolean
-  values?: Array<{ name: string; value: string }>
-}
 
 function jsonObject(text: string | null | undefined, what: string): Record<string, unknown> {
   if (text === null || text === undefined || text.trim() === '') return {}
@@ -37,16 +42,6 @@ function jsonObject(text: string | null | undefined, what: string): Record<strin
     throw new BadRequestError(`${what} must be a JSON object`)
   }
   return value as Record<string, unknown>
-}
-
-function surveyVars(text: string | null): SurveyVarDef[] {
-  if (!text) return []
-  try {
-    const value = JSON.parse(text) as unknown
-    return Array.isArray(value) ? (value as SurveyVarDef[]) : []
-  } catch {
-    return []
-  }
 }
 
 const empty = (v: unknown): boolean => v === undefined || v === null || v === ''
@@ -141,10 +136,15 @@ export interface TaskOrigin {
   scheduleId?: number
 }
 
+/**
+ * Queues a task of a template. `requester` is the person asking, with their permissions in
+ * the project, or null for the server itself (schedules); what they may change beyond the
+ * template is decided in `task-overrides.ts`.
+ */
 export async function createTask(
   db: Db,
   queue: TaskQueue,
-  actor: Actor | null,
+  requester: TaskRequester | null,
   projectId: number,
   input: CreateInput,
   origin: TaskOrigin = {},
@@ -157,9 +157,13 @@ export async function createTask(
     .where('id', '=', input.template_id)
     .executeTakeFirst()
   if (!template) throw new NotFoundError('Template')
+  const trusted = canEditTemplates(requester)
   if (input.playbook && escapesRepository(input.playbook, template.app)) {
     throw new BadRequestError('playbook must be a path inside the repository')
   }
+  checkPlaybookOverride(template, trusted, input.playbook)
+  checkBranchOverride(template, trusted, input)
+  checkTaskMessage(template, trusted, input.message)
   if (input.inventory_id) {
     await assertInProject(db.kysely, 'inventory', projectId, input.inventory_id, 'Inventory')
   }
@@ -177,10 +181,12 @@ export async function createTask(
     if (!Array.isArray(parsed) || parsed.some((a) => typeof a !== 'string')) {
       throw new BadRequestError('arguments must be a JSON array of strings')
     }
+    checkTaskArguments(template, trusted, parsed as string[])
     args = input.arguments
   }
   const environment = jsonObject(input.environment, 'environment')
   const secret = jsonObject(input.secret, 'secret')
+  checkTaskVariables(template, trusted, environment, secret)
   checkSurvey(surveyVars(template.survey_vars), environment, secret)
 
   let version: string | null = null
@@ -213,12 +219,16 @@ export async function createTask(
   }
   checkParams(input.params, template.app)
   const params = foldParams(input, template.app)
+  checkTaskLimit(template, trusted, [
+    ...(Array.isArray(params.limit) ? (params.limit as unknown[]) : []),
+    ...(input.limit ?? '').split(','),
+  ])
 
   const row = await insertTaskRow(db, {
     project_id: projectId,
     template_id: template.id,
     status: 'waiting',
-    user_id: actor?.id ?? null,
+    user_id: requester?.actor.id ?? null,
     build_task_id: buildTaskId,
     debug: input.debug ? 1 : 0,
     dry_run: input.dry_run ? 1 : 0,
@@ -237,7 +247,7 @@ export async function createTask(
   })
   await insertEvent(db.kysely, {
     projectId,
-    userId: actor?.id ?? null,
+    userId: requester?.actor.id ?? null,
     objectType: 'task',
     objectId: row.id,
     description: `Task ID ${row.id} queued for running`,
