@@ -11,6 +11,8 @@ export interface Actor {
   pro: boolean
   /** Session row id when signed in by cookie; null for API tokens. */
   sessionId: number | null
+  /** API token row id when signed in by token; null for sessions. */
+  tokenId: number | null
   via: 'cookie' | 'token'
 }
 

@@ -23,7 +23,7 @@ interface UserFlags {
   pro: number
 }
 
-function toActor(row: UserFlags, sessionId: number | null, via: Actor['via']): Actor {
+function toActor(row: UserFlags, credential: { sessionId: number } | { tokenId: number }): Actor {
   return {
     id: row.id,
     username: row.username,
@@ -32,8 +32,9 @@ function toActor(row: UserFlags, sessionId: number | null, via: Actor['via']): A
     admin: Boolean(row.admin),
     external: Boolean(row.external),
     pro: Boolean(row.pro),
-    sessionId,
-    via,
+    sessionId: 'sessionId' in credential ? credential.sessionId : null,
+    tokenId: 'tokenId' in credential ? credential.tokenId : null,
+    via: 'sessionId' in credential ? 'cookie' : 'token',
   }
 }
 
@@ -49,27 +50,42 @@ export function hasBearer(request: FastifyRequest): boolean {
   return bearerToken(request) !== null
 }
 
-/** Finds who is calling: a bearer API token first, else the session cookie. */
-export async function resolveActor(db: Db, request: FastifyRequest): Promise<Actor | null> {
-  const token = bearerToken(request)
-  if (token) {
-    const row = await db.kysely
-      .selectFrom('api_token')
-      .innerJoin('user', 'user.id', 'api_token.user_id')
-      .select(USER_COLUMNS.map((c) => `user.${c}` as const))
-      .where('api_token.token_hash', '=', sha256(token))
-      .where('api_token.expired', '=', 0)
-      .executeTakeFirst()
-    return row ? toActor(row, null, 'token') : null
-  }
-  const cookie = request.cookies[SESSION_COOKIE]
-  if (!cookie) return null
+/** The signed-in user of an unexpired API token, found by its hash or its row id. */
+async function tokenActor(db: Db, token: { hash: string } | { id: number }): Promise<Actor | null> {
+  const row = await db.kysely
+    .selectFrom('api_token')
+    .innerJoin('user', 'user.id', 'api_token.user_id')
+    .select(USER_COLUMNS.map((c) => `user.${c}` as const))
+    .select('api_token.id as token_id')
+    .where((eb) =>
+      'hash' in token
+        ? eb('api_token.token_hash', '=', token.hash)
+        : eb('api_token.id', '=', token.id),
+    )
+    .where('api_token.expired', '=', 0)
+    .executeTakeFirst()
+  return row ? toActor(row, { tokenId: row.token_id }) : null
+}
+
+/**
+ * The signed-in user of a live session, found by its cookie's hash or its row id. A
+ * session idle for too long is ended here; `touch` records that it was used.
+ */
+async function sessionActor(
+  db: Db,
+  session: { hash: string } | { id: number },
+  touch: boolean,
+): Promise<Actor | null> {
   const row = await db.kysely
     .selectFrom('session')
     .innerJoin('user', 'user.id', 'session.user_id')
     .select(USER_COLUMNS.map((c) => `user.${c}` as const))
     .select(['session.id as session_id', 'session.last_active', 'session.expired'])
-    .where('session.token_hash', '=', sha256(cookie))
+    .where((eb) =>
+      'hash' in session
+        ? eb('session.token_hash', '=', session.hash)
+        : eb('session.id', '=', session.id),
+    )
     .executeTakeFirst()
   if (!row || row.expired) return null
   const idle = Date.now() - Date.parse(row.last_active)
@@ -81,12 +97,31 @@ export async function resolveActor(db: Db, request: FastifyRequest): Promise<Act
       .execute()
     return null
   }
-  if (idle > TOUCH_INTERVAL_MS) {
+  if (touch && idle > TOUCH_INTERVAL_MS) {
     await db.kysely
       .updateTable('session')
       .set({ last_active: nowIso() })
       .where('id', '=', row.session_id)
       .execute()
   }
-  return toActor(row, row.session_id, 'cookie')
+  return toActor(row, { sessionId: row.session_id })
+}
+
+/** Finds who is calling: a bearer API token first, else the session cookie. */
+export async function resolveActor(db: Db, request: FastifyRequest): Promise<Actor | null> {
+  const token = bearerToken(request)
+  if (token) return tokenActor(db, { hash: sha256(token) })
+  const cookie = request.cookies[SESSION_COOKIE]
+  if (!cookie) return null
+  return sessionActor(db, { hash: sha256(cookie) }, true)
+}
+
+/**
+ * Reads again who `actor` is now, by the same session or token: null once that has ended
+ * (signed out, expired, new password, user deleted). Does not count as using the session.
+ */
+export async function recheckActor(db: Db, actor: Actor): Promise<Actor | null> {
+  if (actor.tokenId !== null) return tokenActor(db, { id: actor.tokenId })
+  if (actor.sessionId !== null) return sessionActor(db, { id: actor.sessionId }, false)
+  return null
 }

@@ -4,8 +4,10 @@ import type { Db } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
 import type { Duplex } from 'node:stream'
 import type { WebSocket } from 'ws'
+import { onAccessChange, type AccessChange } from './access-changes.js'
 import type { Actor } from './actor.js'
-import { resolveActor } from './auth.js'
+import { hasBearer, recheckActor, resolveActor } from './auth.js'
+import { isCrossSite } from './security.js'
 
 /** Where task messages come from (the tasks module's event emitter). */
 export interface RealtimeSource {
@@ -15,8 +17,14 @@ export interface RealtimeSource {
   reportBacklog(backlog: () => Promise<void> | null): void
 }
 
-const PING_MS = 30_000
-const MEMBERSHIP_REFRESH_MS = 5_000
+/**
+ * Every client's credentials and memberships are read again this often. Changes made by
+ * this server are applied at once (see `AccessChange`); this catches the others, such as
+ * a password changed with the command-line tool.
+ */
+const RECHECK_MS = 5_000
+/** Close code (private range) for a socket whose session or token has ended. */
+const SIGNED_OUT = 4401
 /** A client with this much not yet sent holds task output back until it has caught up. */
 const BEHIND_BYTES = 8 * 1024 * 1024
 /** A client that stays behind this long is disconnected, so one slow viewer can not stall tasks. */
@@ -33,6 +41,10 @@ interface Client {
   alive: boolean
   /** Settles when the client has caught up, is disconnected, or was given up on. */
   caughtUp: Promise<void> | null
+  /** Counts access changes, so a read of memberships that one overtook is not applied. */
+  version: number
+  /** A read of the client's credentials and memberships is under way. */
+  reloading: boolean
 }
 
 /**
@@ -108,7 +120,12 @@ async function memberships(db: Db, userId: number): Promise<Set<number>> {
 
 /**
  * `/api/ws`: pushes task `update` and `log` messages to signed-in clients, each only for
- * the projects it belongs to (administrators: all). Authenticated before the upgrade.
+ * the projects it belongs to (administrators: all). Authenticated before the upgrade; a
+ * cookie-authenticated upgrade from another site's page is refused like a cross-site write
+ * (browsers always send Origin on websocket handshakes; clients without one are not
+ * browsers, and bearer-token clients are not affected). Access changes made through this
+ * server apply before the answer to the change leaves: a former member gets no further
+ * message of the project, and a socket whose session or token ended is closed.
  */
 export async function registerRealtime(
   app: FastifyInstance,
@@ -116,6 +133,85 @@ export async function registerRealtime(
 ): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: 512 } })
   const clients = new Set<Client>()
+  const db = app.db
+
+  /** Takes the client out at once and closes its socket, saying why. */
+  const drop = (client: Client, code: number, reason: string): void => {
+    clients.delete(client)
+    if (client.socket.readyState === client.socket.OPEN) client.socket.close(code, reason)
+    else client.socket.terminate()
+  }
+
+  /**
+   * Reads the client's credentials and memberships again: a client whose session or token
+   * has ended is dropped. When an access change arrives meanwhile, the read starts over, so
+   * it never brings back what the change took away.
+   */
+  const reload = async (client: Client): Promise<void> => {
+    if (client.reloading) {
+      // The read under way starts over when it sees the change that asked for this one.
+      return
+    }
+    client.reloading = true
+    try {
+      for (let attempt = 0; attempt < 5 && clients.has(client); attempt += 1) {
+        const version = client.version
+        const actor = await recheckActor(db, client.actor)
+        if (!actor) {
+          if (clients.has(client)) drop(client, SIGNED_OUT, 'Signed out')
+          return
+        }
+        const projects = actor.admin ? new Set<number>() : await memberships(db, actor.id)
+        if (client.version !== version) continue
+        client.actor = actor
+        client.projects = projects
+        return
+      }
+    } catch {
+      // The next periodic check tries again; until then the client keeps what it had.
+    } finally {
+      client.reloading = false
+    }
+  }
+
+  const applyChange = (change: AccessChange): void => {
+    for (const client of clients) {
+      const { actor } = client
+      switch (change.kind) {
+        case 'membership-ended':
+          if (actor.id !== change.userId) break
+          client.projects.delete(change.projectId)
+          client.version += 1
+          break
+        case 'project-deleted':
+          client.projects.delete(change.projectId)
+          client.version += 1
+          break
+        case 'session-ended':
+          if (actor.sessionId === change.sessionId) drop(client, SIGNED_OUT, 'Signed out')
+          break
+        case 'tokens-ended':
+          if (actor.tokenId !== null && change.tokenIds.includes(actor.tokenId)) {
+            drop(client, SIGNED_OUT, 'API token expired')
+          }
+          break
+        case 'credentials-ended':
+          if (actor.id !== change.userId) break
+          if (change.keepSessionId !== null && actor.sessionId === change.keepSessionId) break
+          drop(client, SIGNED_OUT, 'Signed out')
+          break
+        case 'rights-reduced':
+          if (actor.id !== change.userId) break
+          // Nothing is sent until what the user may still see has been read again.
+          client.actor = { ...actor, admin: false }
+          client.projects = new Set()
+          client.version += 1
+          void reload(client)
+          break
+      }
+    }
+  }
+  const stopListening = onAccessChange(db, applyChange)
 
   const send = (messages: RealtimeMessage[]): void => {
     if (clients.size === 0 || messages.length === 0) return
@@ -167,26 +263,26 @@ export async function registerRealtime(
       client.alive = false
       client.socket.ping()
     }
-  }, PING_MS)
+  }, app.config.wsPingSeconds * 1000)
   ping.unref()
-  const refresh = setInterval(() => {
-    for (const client of clients) {
-      if (client.actor.admin) continue
-      memberships(app.db, client.actor.id)
-        .then((projects) => (client.projects = projects))
-        .catch(() => {})
-    }
-  }, MEMBERSHIP_REFRESH_MS)
-  refresh.unref()
+  const recheck = setInterval(() => {
+    for (const client of clients) void reload(client)
+  }, RECHECK_MS)
+  recheck.unref()
   app.addHook('onClose', async () => {
     clearInterval(ping)
-    clearInterval(refresh)
+    clearInterval(recheck)
+    stopListening()
   })
 
   app.route({
     method: 'GET',
     url: '/api/ws',
     preValidation: async (request, reply) => {
+      if (!hasBearer(request) && isCrossSite(request)) {
+        await reply.status(403).send({ error: 'Cross-site websocket refused' })
+        return reply
+      }
       const actor = await resolveActor(app.db, request)
       if (!actor) {
         await reply.status(401).send({ error: 'Unauthorized' })
@@ -206,20 +302,17 @@ export async function registerRealtime(
         projects: new Set(),
         alive: true,
         caughtUp: null,
+        version: 0,
+        reloading: false,
       }
       socket.on('pong', () => (client.alive = true))
       socket.on('message', () => {})
       socket.on('close', () => clients.delete(client))
       socket.on('error', () => clients.delete(client))
-      if (!actor.admin) {
-        try {
-          client.projects = await memberships(app.db, actor.id)
-        } catch {
-          socket.close()
-          return
-        }
-      }
+      // Listed before its memberships are read, so no access change can pass it by; until
+      // they are, a user who is not an administrator gets nothing.
       clients.add(client)
+      await reload(client)
     },
   })
 }

@@ -14,6 +14,17 @@ function sameOrigin(request: FastifyRequest, origin: string): boolean {
 }
 
 /**
+ * Whether a browser sent the request from another site's page: its Origin names another
+ * host (a different port counts), or is "null" (sandboxed frames, some redirects). Requests
+ * without an Origin header (scripts, command-line clients) are not cross-site.
+ */
+export function isCrossSite(request: FastifyRequest): boolean {
+  const origin = request.headers.origin
+  if (!origin) return false
+  return origin === 'null' || !sameOrigin(request, origin)
+}
+
+/**
  * Browser protections for the API:
  * - responses are never cached;
  * - a state-changing request from another site's page is refused, and so is a cookie-
@@ -25,11 +36,7 @@ export function registerSecurity(app: FastifyInstance): void {
     if (!request.url.startsWith('/api/') && request.url !== '/api') return
     reply.header('Cache-Control', 'no-store')
     if (!UNSAFE_METHODS.has(request.method)) return
-    const origin = request.headers.origin
-    if (origin && origin !== 'null' && !sameOrigin(request, origin)) {
-      throw new ForbiddenError('Cross-site request refused')
-    }
-    if (origin === 'null') throw new ForbiddenError('Cross-site request refused')
+    if (isCrossSite(request)) throw new ForbiddenError('Cross-site request refused')
     const usesCookie = request.cookies[SESSION_COOKIE] !== undefined && !hasBearer(request)
     const type = request.headers['content-type']
     // A body without a Content-Type is refused too: a page can send one with a bare Blob.

@@ -207,7 +207,7 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
 
 // The failure count lives in memory, not in the database: one dialect is enough.
 describe.each(dialects().slice(0, 1))('sign-in throttling on %s', (dialect) => {
-  it('refuses sign-in for a while after repeated failures from one address', async () => {
+  it('refuses an account for a while after repeated failures from one address', async () => {
     const guarded = await startTestServer(dialect, {
       FLAGMAN_LOGIN_MAX_ATTEMPTS: '3',
       FLAGMAN_LOGIN_LOCK_SECONDS: '1',
@@ -218,20 +218,32 @@ describe.each(dialects().slice(0, 1))('sign-in throttling on %s', (dialect) => {
       expectError(await login(ADMIN.login, 'wrong-1'), 401)
       expectError(await login('nobody', 'wrong-2'), 401)
       expectError(await login(ADMIN.login, 'wrong-3'), 401)
+      // Failures for other names do not count against this one.
+      expectNoContent(await login(ADMIN.login, ADMIN.password))
+      for (const attempt of ['wrong-4', 'wrong-5', 'wrong-6']) {
+        expectError(await login(ADMIN.login, attempt), 401)
+      }
 
       // Now even the right password is refused until the lock ends.
       const refused = await login(ADMIN.login, ADMIN.password)
       expectError(refused, 429, /^Too many failed sign-in attempts\. Try again in 1 second\.$/)
-      const retryAfter = Number(refused.headers.get('retry-after'))
-      expect(retryAfter).toBe(1)
+      expect(Number(refused.headers.get('retry-after'))).toBe(1)
       expect(refused.headers.get('set-cookie')).toBeNull()
+      // Another account from the same address is not locked.
+      expectError(await login('nobody', 'wrong-7'), 401)
 
-      await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000 + 100))
-      expectNoContent(await login(ADMIN.login, ADMIN.password))
+      // Once the lock is over, the right password works again.
+      const deadline = Date.now() + 10_000
+      let result = await login(ADMIN.login, ADMIN.password)
+      while (result.status === 429 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        result = await login(ADMIN.login, ADMIN.password)
+      }
+      expectNoContent(result)
     } finally {
       await guarded.stop()
     }
-  })
+  }, 60_000)
 })
 
 describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (dialect) => {
@@ -241,6 +253,7 @@ describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (d
     proxied = await startTestServer(dialect, {
       FLAGMAN_TRUST_PROXY: 'true',
       FLAGMAN_LOGIN_MAX_ATTEMPTS: '3',
+      FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS: '6',
       FLAGMAN_LOGIN_LOCK_SECONDS: '600',
     })
   })
@@ -248,8 +261,8 @@ describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (d
     await proxied?.stop()
   })
 
-  const login = (password: string, headers: Record<string, string>) =>
-    http(proxied.url, 'POST', '/api/auth/login', { json: { auth: ADMIN.login, password }, headers })
+  const login = (password: string, headers: Record<string, string>, auth = ADMIN.login) =>
+    http(proxied.url, 'POST', '/api/auth/login', { json: { auth, password }, headers })
 
   it('marks the session cookie Secure when the proxy says the browser uses HTTPS', async () => {
     const client = { 'X-Forwarded-For': '198.51.100.1' }
@@ -274,7 +287,7 @@ describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (d
     expectError(await login(ADMIN.password, { ...headers, Origin: 'https://evil.example' }), 403)
   })
 
-  it('lets only as many parallel guesses through as failures are allowed, per client', async () => {
+  it('lets only as many parallel guesses through as failures are allowed, per account', async () => {
     const attacker = { 'X-Forwarded-For': '203.0.113.7' }
     const burst = await Promise.all(
       Array.from({ length: 10 }, (_, i) => login(`wrong-${i}`, attacker)),
@@ -285,9 +298,25 @@ describe.each(dialects().slice(0, 1))('sign-in behind a trusted proxy on %s', (d
       expectError(refused, 429, /try again/i)
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
     }
-    // The address is now locked out, even with the right password; other clients are not.
+    // The account is now locked for this address, even with the right password; other
+    // addresses are not, and neither are other accounts from this address.
     expectError(await login(ADMIN.password, attacker), 429)
     expectNoContent(await login(ADMIN.password, { 'X-Forwarded-For': '203.0.113.8' }))
+    expectError(await login('wrong', attacker, 'someone-else'), 401)
+  })
+
+  it('lets only as many parallel guesses through as the address may fail, across accounts', async () => {
+    const attacker = { 'X-Forwarded-For': '203.0.113.9' }
+    // Two guesses for each of five names: each name stays under its own limit of three.
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => login('wrong', attacker, `name-${i % 5}`)),
+    )
+    const statuses = burst.map((r) => r.status).sort()
+    expect(statuses).toEqual([...Array(6).fill(401), ...Array(4).fill(429)])
+    // The whole address is locked out now, whatever the account.
+    expectError(await login(ADMIN.password, attacker), 429, /try again/i)
+    expectError(await login('wrong', attacker, 'a-new-name'), 429)
+    expectNoContent(await login(ADMIN.password, { 'X-Forwarded-For': '203.0.113.10' }))
   })
 })
 

@@ -2,6 +2,7 @@ import { getLoginMetadata, login, logout } from '@flagman/contract'
 import { nowIso } from '@flagman/db'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { newSessionToken, sha256, verifyPassword } from '../../lib/secrets.js'
+import { announceAccessChange } from '../../platform/access-changes.js'
 import { SESSION_COOKIE } from '../../platform/auth.js'
 import { BadRequestError, TooManyRequestsError, UnauthorizedError } from '../../platform/errors.js'
 import { mount } from '../../platform/router.js'
@@ -17,7 +18,11 @@ function isHttps(request: FastifyRequest): boolean {
 }
 
 export function authRoutes(app: FastifyInstance): void {
-  const throttle = new LoginThrottle(app.config.loginMaxAttempts, app.config.loginLockSeconds)
+  const throttle = new LoginThrottle({
+    maxAttempts: app.config.loginMaxAttempts,
+    maxAttemptsPerAddress: app.config.loginMaxAttemptsPerAddress,
+    lockSeconds: app.config.loginLockSeconds,
+  })
 
   mount(app, getLoginMetadata, async ({ config }) => ({
     oidc_providers: [],
@@ -28,7 +33,8 @@ export function authRoutes(app: FastifyInstance): void {
   mount(app, login, async ({ db, body, request, reply, config }) => {
     if (config.passwordLoginDisabled) throw new BadRequestError('Password sign-in is disabled')
     const address = request.ip
-    const wait = throttle.begin(address)
+    const account = body.auth
+    const wait = throttle.begin(address, account)
     if (wait > 0) {
       throw new TooManyRequestsError(
         `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
@@ -41,11 +47,11 @@ export function authRoutes(app: FastifyInstance): void {
       user = await findUserByLogin(db, body.auth)
       ok = await verifyPassword(body.password, user && !user.external ? user.password : null)
     } catch (error) {
-      throttle.abandon(address)
+      throttle.abandon(address, account)
       throw error
     }
-    if (ok) throttle.succeed(address)
-    else throttle.fail(address)
+    if (ok) throttle.succeed(address, account)
+    else throttle.fail(address, account)
     if (!user || !ok) {
       request.log.info({ address }, 'failed sign-in')
       throw new UnauthorizedError(BAD_CREDENTIALS)
@@ -75,11 +81,20 @@ export function authRoutes(app: FastifyInstance): void {
   mount(app, logout, async ({ db, request, reply }) => {
     const token = request.cookies[SESSION_COOKIE]
     if (token) {
-      await db.kysely
-        .updateTable('session')
-        .set({ expired: 1 })
+      const session = await db.kysely
+        .selectFrom('session')
+        .select('id')
         .where('token_hash', '=', sha256(token))
-        .execute()
+        .executeTakeFirst()
+      if (session) {
+        await db.kysely
+          .updateTable('session')
+          .set({ expired: 1 })
+          .where('id', '=', session.id)
+          .execute()
+        // Live sockets of this session close before the answer leaves.
+        announceAccessChange(db, { kind: 'session-ended', sessionId: session.id })
+      }
     }
     reply.clearCookie(SESSION_COOKIE, { path: '/' })
   })

@@ -3,6 +3,7 @@ import type { Db } from '@flagman/db'
 import { flag, insertReturningId, nowIso } from '@flagman/db'
 import type { z } from 'zod'
 import type { Config } from '../../config.js'
+import { announceAccessChange } from '../../platform/access-changes.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
@@ -138,4 +139,6 @@ export async function deleteProject(db: Db, actor: Actor, id: number): Promise<v
       description: `Project ${current.name} deleted`,
     })
   })
+  // Live sockets stop getting the project's messages at once.
+  announceAccessChange(db, { kind: 'project-deleted', projectId: id })
 }

@@ -1,6 +1,7 @@
 import type { AddTeamMemberBody, ListTeamQuery, ProjectRole, TeamMember } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import type { z } from 'zod'
+import { announceAccessChange } from '../../platform/access-changes.js'
 import type { Actor, ProjectAccess } from '../../platform/actor.js'
 import { BadRequestError, ConflictError, NotFoundError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
@@ -149,6 +150,8 @@ export async function removeMember(
       description: `User ID ${userId} removed from team`,
     })
   })
+  // The former member's live sockets stop getting this project's messages at once.
+  announceAccessChange(db, { kind: 'membership-ended', userId, projectId: access.projectId })
 }
 
 /** The caller leaves the project. Admins who are not members have nothing to leave. */

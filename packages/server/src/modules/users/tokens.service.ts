@@ -2,6 +2,7 @@ import type { ApiToken } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
 import { newApiToken, sha256 } from '../../lib/secrets.js'
+import { announceAccessChange } from '../../platform/access-changes.js'
 
 /** Listed tokens show only this many leading characters; the whole token is shown once. */
 const PREFIX_LENGTH = 8
@@ -40,14 +41,24 @@ export async function createToken(db: Db, userId: number): Promise<ApiToken> {
 /** Expires one of the user's tokens, named by the whole token or its listed prefix. */
 export async function expireToken(db: Db, userId: number, id: string): Promise<void> {
   const lower = id.toLowerCase()
-  await db.kysely
-    .updateTable('api_token')
-    .set({ expired: 1 })
-    .where('user_id', '=', userId)
-    .where((eb) =>
-      lower.length > PREFIX_LENGTH
-        ? eb('token_hash', '=', sha256(lower))
-        : eb('prefix', '=', lower),
-    )
-    .execute()
+  const ended = await db.kysely.transaction().execute(async (trx) => {
+    const rows = await trx
+      .selectFrom('api_token')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('expired', '=', 0)
+      .where((eb) =>
+        lower.length > PREFIX_LENGTH
+          ? eb('token_hash', '=', sha256(lower))
+          : eb('prefix', '=', lower),
+      )
+      .execute()
+    const ids = rows.map((r) => r.id)
+    if (ids.length > 0) {
+      await trx.updateTable('api_token').set({ expired: 1 }).where('id', 'in', ids).execute()
+    }
+    return ids
+  })
+  // Live sockets signed in with these tokens close before the answer leaves.
+  if (ended.length > 0) announceAccessChange(db, { kind: 'tokens-ended', tokenIds: ended })
 }

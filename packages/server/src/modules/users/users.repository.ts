@@ -73,8 +73,11 @@ export async function findClash(
   return rows.length > 0 ? 'email' : null
 }
 
-/** Ends every session of a user except `keepSessionId`. */
-export async function expireSessions(
+/**
+ * Ends every API token of a user and every session except `keepSessionId`: what was
+ * signed in with the old password stops working.
+ */
+export async function expireCredentials(
   db: Kysely<Database>,
   userId: number,
   keepSessionId: number | null,
@@ -82,6 +85,12 @@ export async function expireSessions(
   let query = db.updateTable('session').set({ expired: 1 }).where('user_id', '=', userId)
   if (keepSessionId !== null) query = query.where('id', '!=', keepSessionId)
   await query.execute()
+  await db
+    .updateTable('api_token')
+    .set({ expired: 1 })
+    .where('user_id', '=', userId)
+    .where('expired', '=', 0)
+    .execute()
 }
 
 /** Key of the PostgreSQL advisory lock taken by lockUsers ("flag" in ASCII). */

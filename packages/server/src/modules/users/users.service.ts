@@ -7,12 +7,13 @@ import type {
   UpdateUserBody as UpdateSchema,
 } from '@flagman/contract'
 import { hashPassword } from '../../lib/secrets.js'
+import { announceAccessChange } from '../../platform/access-changes.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
 import {
   countAdmins,
-  expireSessions,
+  expireCredentials,
   findClash,
   findUser,
   listUserRows,
@@ -89,6 +90,7 @@ export async function updateUser(
 ): Promise<void> {
   const newPassword = input.password ? await hashPassword(input.password) : null
   const actorIsAdmin = actor?.admin ?? true
+  let demoted = false
   await db.kysely.transaction().execute(async (trx) => {
     await lockUsers(trx, db.dialect)
     const current = await findUser(trx, id)
@@ -103,6 +105,7 @@ export async function updateUser(
       if (!admin && (await countAdmins(trx)) <= 1) {
         throw new BadRequestError('The last administrator can not be demoted')
       }
+      demoted = !admin
     }
     if (pro && !current.pro && !actorIsAdmin) {
       throw new UnauthorizedError('Only administrators can give the pro flag')
@@ -128,7 +131,7 @@ export async function updateUser(
       })
       .where('id', '=', id)
       .execute()
-    if (newPassword) await expireSessions(trx, id, keptSession(actor, id))
+    if (newPassword) await expireCredentials(trx, id, keptSession(actor, id))
     await insertEvent(trx, {
       projectId: null,
       userId: actor?.id ?? null,
@@ -137,9 +140,20 @@ export async function updateUser(
       description: `User ${input.username} updated`,
     })
   })
+  if (newPassword) {
+    announceAccessChange(db, {
+      kind: 'credentials-ended',
+      userId: id,
+      keepSessionId: keptSession(actor, id),
+    })
+  }
+  if (demoted) announceAccessChange(db, { kind: 'rights-reduced', userId: id })
 }
 
-/** The session that survives a password change: the one the user changed it in. */
+/**
+ * The session that survives a password change: the one the user changed it in. API tokens
+ * never survive one, not even the token the change was made with.
+ */
 function keptSession(actor: Actor | null, userId: number): number | null {
   return actor?.id === userId ? actor.sessionId : null
 }
@@ -157,8 +171,8 @@ export async function setPassword(
     if (!current) throw new NotFoundError('User')
     if (current.external) throw new BadRequestError('External users can not have a password')
     await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute()
-    // A new password signs the user out everywhere else.
-    await expireSessions(trx, id, keptSession(actor, id))
+    // A new password signs the user out everywhere else and ends their API tokens.
+    await expireCredentials(trx, id, keptSession(actor, id))
     await insertEvent(trx, {
       projectId: null,
       userId: actor?.id ?? null,
@@ -166,6 +180,11 @@ export async function setPassword(
       objectId: id,
       description: `Password of user ${current.username} changed`,
     })
+  })
+  announceAccessChange(db, {
+    kind: 'credentials-ended',
+    userId: id,
+    keepSessionId: keptSession(actor, id),
   })
 }
 
@@ -191,4 +210,5 @@ export async function deleteUser(db: Db, actor: Actor | null, id: number): Promi
       description: `User ${current.username} deleted`,
     })
   })
+  announceAccessChange(db, { kind: 'credentials-ended', userId: id, keepSessionId: null })
 }
