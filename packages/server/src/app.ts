@@ -21,6 +21,8 @@ import { terraformBackendRoutes } from './modules/terraform/index.js'
 import { usersRoutes } from './modules/users/index.js'
 import { viewsRoutes } from './modules/views/index.js'
 import { handleFrameworkError, registerErrorHandler } from './platform/error-handler.js'
+import { registerSecurityHeaders, SECURITY_HEADERS } from './platform/headers.js'
+import { registerJsonBody } from './platform/json-body.js'
 import { registerRealtime } from './platform/realtime.js'
 import { registerSecurity } from './platform/security.js'
 import { registerStatic } from './platform/static.js'
@@ -46,7 +48,11 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     },
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: config.trustProxy,
-    frameworkErrors: handleFrameworkError,
+    // Such errors are answered before any hook runs; they get the security headers here.
+    frameworkErrors: (error, request, reply) => {
+      reply.headers(SECURITY_HEADERS)
+      handleFrameworkError(error, request, reply)
+    },
     bodyLimit: 10 * 1024 * 1024,
   })
   app.decorate('db', db)
@@ -61,26 +67,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     ),
   )
 
-  // Every request body is read as JSON, whatever its Content-Type: API clients such as
-  // `curl -d` send JSON labelled as a form, and the compatible API accepts it. Cookie-
-  // authenticated requests that are not labelled JSON are refused earlier (security.ts),
-  // so a cross-site form still cannot act. An empty body counts as no body.
-  app.removeAllContentTypeParsers()
-  const parseJson = (
-    _request: unknown,
-    body: string | Buffer,
-    done: (error: Error | null, value?: unknown) => void,
-  ): void => {
-    const text = String(body)
-    if (text.trim() === '') return done(null, undefined)
-    try {
-      done(null, JSON.parse(text))
-    } catch (error) {
-      done(error as Error, undefined)
-    }
-  }
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJson)
-  app.addContentTypeParser('*', { parseAs: 'string' }, parseJson)
+  registerJsonBody(app)
+  registerSecurityHeaders(app)
 
   await app.register(fastifyCookie)
   registerErrorHandler(app)

@@ -23,9 +23,13 @@ export interface Config {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Folder holding the built console; empty disables serving it. */
   webDir: string
-  /** Failed sign-ins from one address before it is refused for a while. */
+  /** Failed sign-ins from one address for one account before that pair is refused a while. */
   loginMaxAttempts: number
+  /** Failed sign-ins from one address, all accounts together, before it is refused a while. */
+  loginMaxAttemptsPerAddress: number
   loginLockSeconds: number
+  /** Seconds between pings on the live socket; a client that misses one is disconnected. */
+  wsPingSeconds: number
   /** Base64 AES-256 key for secrets at rest; empty: generated once into the data folder. */
   accessKeyEncryption: string
   /** First admin, created on start when there are no users yet. */
@@ -55,7 +59,9 @@ const EnvSchema = z.object({
     .default('info'),
   FLAGMAN_WEB_DIR: z.string().optional(),
   FLAGMAN_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
+  FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   FLAGMAN_LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  FLAGMAN_WS_PING_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   FLAGMAN_ACCESS_KEY_ENCRYPTION: z.string().default(''),
   FLAGMAN_ADMIN_LOGIN: z.string().default('admin'),
   FLAGMAN_ADMIN_PASSWORD: z.string().default(''),
@@ -89,7 +95,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     logLevel: e.FLAGMAN_LOG_LEVEL,
     webDir: e.FLAGMAN_WEB_DIR ?? defaultWebDir,
     loginMaxAttempts: e.FLAGMAN_LOGIN_MAX_ATTEMPTS,
+    // Default: ten accounts' worth of failures, so a few people behind one NAT who
+    // mistype do not lock each other out, while one address can not guess on without end.
+    loginMaxAttemptsPerAddress:
+      e.FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS ?? e.FLAGMAN_LOGIN_MAX_ATTEMPTS * 10,
     loginLockSeconds: e.FLAGMAN_LOGIN_LOCK_SECONDS,
+    wsPingSeconds: e.FLAGMAN_WS_PING_SECONDS,
     accessKeyEncryption: e.FLAGMAN_ACCESS_KEY_ENCRYPTION,
     adminLogin: e.FLAGMAN_ADMIN_LOGIN,
     adminPassword: e.FLAGMAN_ADMIN_PASSWORD,

@@ -1,8 +1,15 @@
-import { writeFileSync, mkdirSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { createDb, migrateToLatest, type Db } from '@flagman/db'
+import {
+  createDb,
+  ensurePrivateFolder,
+  migrateToLatest,
+  restrictToOwner,
+  type Db,
+} from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
+import { ENCRYPTION_KEY_FILE } from './lib/secret-box.js'
 import { randomPassword } from './lib/secrets.js'
 import { createUser } from './modules/users/index.js'
 
@@ -33,9 +40,11 @@ async function ensureFirstAdmin(db: Db, config: Config, app: FastifyInstance): P
     admin: true,
   })
   if (generated) {
-    mkdirSync(config.dataDir, { recursive: true })
+    ensurePrivateFolder(config.dataDir)
     const file = join(config.dataDir, INITIAL_PASSWORD_FILE)
-    writeFileSync(file, `${password}\n`, { mode: 0o600 })
+    // A file left from an earlier database is replaced, never reused with its permissions.
+    rmSync(file, { force: true })
+    writeFileSync(file, `${password}\n`, { mode: 0o600, flag: 'wx' })
     app.log.warn(
       `Created the first administrator "${config.adminLogin}"; the password is in ${file}. ` +
         'Sign in and change it.',
@@ -45,14 +54,31 @@ async function ensureFirstAdmin(db: Db, config: Config, app: FastifyInstance): P
   }
 }
 
-/** Migrates the database, builds the app and listens. */
+/**
+ * Migrates the database, builds the app and listens. The data folder (database file, key,
+ * work folders) is made private to the server's user first: folder 0700, files 0600.
+ */
 export async function startServer(config: Config): Promise<RunningServer> {
-  const db = await createDb(config.db)
+  const warnings: string[] = []
+  const folderWarning = ensurePrivateFolder(config.dataDir)
+  if (folderWarning) warnings.push(folderWarning)
+  const db = await createDb(config.db, { warn: (message) => warnings.push(message) })
   await migrateToLatest(db)
   // Loaded here, not at the top: `flagman user …` and other commands import this package
   // and should not pay for loading the web framework.
   const { buildApp } = await import('./app.js')
   const app = await buildApp(config, db)
+  // Files an earlier version may have left readable by others.
+  for (const name of [ENCRYPTION_KEY_FILE, INITIAL_PASSWORD_FILE]) {
+    const file = join(config.dataDir, name)
+    const warning = existsSync(file) ? restrictToOwner(file, 'The file') : null
+    if (warning) warnings.push(warning)
+  }
+  for (const warning of warnings) app.log.warn(warning)
+  const { encryptStoredPasswords } = await import('./modules/environments/index.js')
+  const encrypted = await encryptStoredPasswords(db, app.secrets)
+  if (encrypted > 0)
+    app.log.info(`Encrypted ${encrypted} environment password(s) stored in plain text`)
   await ensureFirstAdmin(db, config, app)
   const { startTasks } = await import('./modules/tasks/index.js')
   await startTasks(app)

@@ -21,6 +21,7 @@ export const Environment = z.object({
   id: Id,
   name: z.string(),
   project_id: Id,
+  /** Write-only: `""` when a password is stored, null when none is; never its value. */
   password: z.string().nullable(),
   json: z.string(),
   env: z.string().nullable(),
@@ -78,7 +79,15 @@ export type SecretChange = z.input<typeof SecretChange>
 const environmentFields = {
   name: RequiredName('Environment name'),
   project_id: z.number({ error: typeError('project_id', 'a number') }).int(),
-  password: z.string().max(MAX_NAME_LENGTH).nullable().optional(),
+  /**
+   * A non-empty value sets the password (stored encrypted). On update, empty, null or omitted
+   * keeps the stored one; `clear_password` removes it.
+   */
+  password: z
+    .string({ error: typeError('password', 'a string') })
+    .max(MAX_NAME_LENGTH, `password must be at most ${MAX_NAME_LENGTH} characters`)
+    .nullable()
+    .optional(),
   json: longText('Extra variables').default('{}'),
   env: longText('Environment variables').nullable().optional(),
   secrets: z
@@ -105,6 +114,8 @@ export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBody>
 export const UpdateEnvironmentBody = z.strictObject({
   ...environmentFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
+  /** Removes the stored password; not together with a new `password`. */
+  clear_password: z.boolean({ error: typeError('clear_password', 'true or false') }).optional(),
 })
 export type UpdateEnvironmentBody = z.input<typeof UpdateEnvironmentBody>
 

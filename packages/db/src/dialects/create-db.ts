@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Database } from '../database.js'
@@ -12,22 +12,79 @@ export interface Db {
 
 const INT8_OID = 20
 
+export interface CreateDbOptions {
+  /** Told about files that other users can read and that could not be made private. */
+  warn?: (message: string) => void
+}
+
+const SHARED_BITS = 0o077
+const STICKY_BIT = 0o1000
+
+/**
+ * Takes the group and other permission bits away from a file or folder of ours. Returns a
+ * warning instead when that is not possible: the entry belongs to another user, or it is a
+ * shared folder (sticky bit, like /tmp) whose permissions are not ours to change.
+ */
+export function restrictToOwner(path: string, what: string): string | null {
+  if (process.platform === 'win32' || typeof process.getuid !== 'function') return null
+  const stat = statSync(path)
+  if ((stat.mode & SHARED_BITS) === 0) return null
+  if (stat.uid !== process.getuid() || (stat.mode & STICKY_BIT) !== 0) {
+    return (
+      `${what} ${path} is open to other users of this machine, and it is not this server's ` +
+      `to restrict (another user's, or a shared folder); restrict it with chmod go-rwx`
+    )
+  }
+  chmodSync(path, stat.mode & 0o7700)
+  return null
+}
+
+/**
+ * Makes sure a folder for the server's private files exists and only its owner can enter it:
+ * a new folder is created with mode 0700, an existing one of ours loses the group and other
+ * bits. Returns a warning when the folder stays open to others.
+ */
+export function ensurePrivateFolder(path: string, what = 'The data folder'): string | null {
+  mkdirSync(path, { recursive: true, mode: 0o700 })
+  return restrictToOwner(path, what)
+}
+
+/**
+ * Creates the SQLite file with mode 0600 before the driver opens it (SQLite gives its -wal
+ * and -shm files the main file's permissions), and restricts an existing one and its
+ * companion files to their owner.
+ */
+function prepareSqliteFiles(location: string, warn: (message: string) => void): void {
+  const folder = dirname(location)
+  if (!existsSync(folder)) mkdirSync(folder, { recursive: true, mode: 0o700 })
+  closeSync(openSync(location, 'a', 0o600))
+  for (const file of [location, `${location}-wal`, `${location}-shm`, `${location}-journal`]) {
+    if (!existsSync(file)) continue
+    const warning = restrictToOwner(file, 'The database file')
+    if (warning) warn(warning)
+  }
+}
+
 /** Opens a connection pool for the configured database. */
-export async function createDb(config: DbConfig): Promise<Db> {
-  const kysely = new Kysely<Database>({ dialect: await createDialect(config) })
+export async function createDb(config: DbConfig, options: CreateDbOptions = {}): Promise<Db> {
+  const kysely = new Kysely<Database>({
+    dialect: await createDialect(config, options.warn ?? (() => {})),
+  })
   return { kysely, dialect: config.dialect, destroy: () => kysely.destroy() }
 }
 
-async function createDialect(config: DbConfig) {
+async function createDialect(config: DbConfig, warn: (message: string) => void) {
   switch (config.dialect) {
     case 'sqlite': {
       const { default: SQLite } = await import('better-sqlite3')
-      if (config.location !== ':memory:') mkdirSync(dirname(config.location), { recursive: true })
+      if (config.location !== ':memory:') prepareSqliteFiles(config.location, warn)
       const database = new SQLite(config.location)
       database.pragma('journal_mode = WAL')
       database.pragma('foreign_keys = ON')
       database.pragma('busy_timeout = 5000')
       database.pragma('synchronous = NORMAL')
+      // Deleted and overwritten rows (secrets, sessions) are zeroed, not left in free space.
+      database.pragma('secure_delete = ON')
       return new SqliteDialect({ database })
     }
     case 'postgres': {

@@ -94,7 +94,8 @@ describe.each(dialects())('environments on %s', (dialect) => {
       id: expect.any(Number),
       name,
       project_id: p.projectId,
-      password: 'ubuntu:24.04',
+      // Write-only: an answer says a password is stored, never which.
+      password: '',
       json: '{"region": "eu-west-1", "replicas": 3}',
       env: '{"LOG_LEVEL": "debug"}',
       secrets: [
@@ -134,14 +135,28 @@ describe.each(dialects())('environments on %s', (dialect) => {
     ])
 
     const renamed = unique('renamed')
+    const storedPassword = async () =>
+      (
+        await db.kysely
+          .selectFrom('environment')
+          .select('password')
+          .where('id', '=', created.id)
+          .executeTakeFirstOrThrow()
+      ).password
+    expect(box.decrypt((await storedPassword())!)).toBe('ubuntu:24.04')
+    // Sending back what was read (`password: ""`) keeps the stored password.
+    expectNoContent(await put(created, { json: '{"region": "eu-west-2"}' }))
+    expect(box.decrypt((await storedPassword())!)).toBe('ubuntu:24.04')
     expectNoContent(
       await put(created, {
         name: renamed,
         json: '{"region": "us-east-1"}',
         env: null,
         password: null,
+        clear_password: true,
       }),
     )
+    expect(await storedPassword()).toBeNull()
     expect(await p.get(`/environment/${created.id}`, Environment)).toEqual({
       ...created,
       name: renamed,
@@ -525,6 +540,8 @@ describe.each(dialects())('environments on %s', (dialect) => {
       { env: 7 },
       { password: 5 },
       { password: 'p'.repeat(256) },
+      { clear_password: 'yes' },
+      { clear_password: true, password: 'new' },
       { secrets: 'none' },
       { secrets: [null] },
       { secrets: ['create'] },

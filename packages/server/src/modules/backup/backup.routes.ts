@@ -6,8 +6,8 @@ import { restoreProject as restore } from './restore.service.js'
 
 export function backupRoutes(app: FastifyInstance): void {
   mount(app, getProjectBackup, async ({ db, project }) => exportProject(db, project.projectId))
-  mount(app, restoreProject, async ({ db, config, actor, body }) => {
-    const project = await restore(db, config, actor, body)
+  mount(app, restoreProject, async ({ db, config, secrets, actor, body }) => {
+    const project = await restore(db, config, secrets, actor, body)
     // The restored schedules run from now on.
     await app.schedules.reload()
     return project

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { ProjectBackup } from '@flagman/contract'
+import { withoutUrlPassword } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { NotFoundError } from '../../platform/errors.js'
 
@@ -177,13 +178,15 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
     }),
     keys: keys.map((k) => ({ name: renamed.keys.get(k.id)!, type: k.type })),
     environments: environments.map((e) =>
-      compact({ name: renamed.envs.get(e.id)!, password: e.password, json: e.json, env: e.env }),
+      // The password is a secret: like the others it stays out of the file.
+      compact({ name: renamed.envs.get(e.id)!, json: e.json, env: e.env }),
     ),
     views: views.map((v) => ({ title: renamed.views.get(v.id)!, position: v.position })),
     repositories: repositories.map((r) =>
       compact({
         name: renamed.repos.get(r.id)!,
-        git_url: r.git_url,
+        // A password an older version kept in the URL stays out of the file.
+        git_url: withoutUrlPassword(r.git_url),
         git_branch: r.git_branch,
         ssh_key: nameOf(renamed.keys, r.ssh_key_id),
       }),

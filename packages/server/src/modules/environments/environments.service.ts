@@ -9,11 +9,12 @@ import type {
 import { MAX_TEXT_BYTES, parseJsonObject } from '@flagman/contract'
 import type { Database, Db, EnvironmentTable } from '@flagman/db'
 import { insertReturningId, nowIso } from '@flagman/db'
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { z } from 'zod'
 import type { SecretBox } from '../../lib/secret-box.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError } from '../../platform/errors.js'
+import { jsonDepthExceeds, tooDeepMessage } from '../../platform/json-body.js'
 import { insertEvent } from '../events/index.js'
 import { assertSameIds, sortDirection } from '../project-scope.js'
 import { assertUnused, findEnvironmentRefs } from '../references/index.js'
@@ -26,12 +27,16 @@ type SecretChanges = NonNullable<CreateInput['secrets']>
 /** Environment secrets live in `access_key` with the secret's kind as owner. */
 const SECRET_OWNERS: readonly SecretType[] = ['var', 'env']
 
+/**
+ * The password is write-only, like the secrets: an answer says only whether one is stored
+ * (`""`) or not (`null`), never what it is.
+ */
 function toEnvironment(row: Row, secrets: EnvironmentSecret[] | null): Environment {
   return {
     id: row.id,
     name: row.name,
     project_id: row.project_id,
-    password: row.password,
+    password: row.password === null || row.password === '' ? null : '',
     json: row.json,
     env: row.env,
     secrets,
@@ -39,9 +44,14 @@ function toEnvironment(row: Row, secrets: EnvironmentSecret[] | null): Environme
 }
 
 function checkJson(input: CreateInput): void {
+  // Tasks walk these objects recursively (merging, serialising); bound their depth here.
+  if (jsonDepthExceeds(input.json)) throw new BadRequestError(tooDeepMessage('Extra variables'))
   const json = parseJsonObject(input.json)
   if (!json.ok) throw new BadRequestError(`Extra variables must be valid JSON: ${json.reason}`)
   if (input.env !== undefined && input.env !== null && input.env.trim() !== '') {
+    if (jsonDepthExceeds(input.env)) {
+      throw new BadRequestError(tooDeepMessage('Environment variables'))
+    }
     const env = parseJsonObject(input.env)
     if (!env.ok)
       throw new BadRequestError(`Environment variables must be valid JSON: ${env.reason}`)
@@ -175,10 +185,75 @@ export async function getEnvironment(db: Db, projectId: number, id: number): Pro
 function columns(input: CreateInput) {
   return {
     name: input.name,
-    password: input.password ?? null,
     json: input.json.trim() === '' ? '{}' : input.json,
     env: input.env ?? null,
   }
+}
+
+/** The stored form of a new password: encrypted, or null for none. */
+function encryptPassword(box: SecretBox, password: string | null | undefined): string | null {
+  return password ? encryptValue(box, 'password', password) : null
+}
+
+/**
+ * How an update changes the stored password: a non-empty value replaces it, `clear_password`
+ * removes it, and anything else (omitted, null or empty, as a client sends back what it
+ * read) keeps it.
+ */
+function passwordChange(box: SecretBox, input: UpdateInput): { password?: string | null } {
+  if (input.clear_password) {
+    if (input.password) {
+      throw new BadRequestError('Send either a new password or clear_password, not both')
+    }
+    return { password: null }
+  }
+  return input.password ? { password: encryptValue(box, 'password', input.password) } : {}
+}
+
+/**
+ * Whether a stored password is already encrypted: it decrypts with the key, or it has the
+ * exact stored form of SecretBox (`v1:` + base64 of at least IV and tag) and so is ciphertext
+ * under another key, which must never be wrapped a second time.
+ */
+function isEncrypted(box: SecretBox, stored: string): boolean {
+  try {
+    box.decrypt(stored)
+    return true
+  } catch {
+    const body = /^v1:([A-Za-z0-9+/]+={0,2})$/.exec(stored)?.[1]
+    return body !== undefined && Buffer.from(body, 'base64').length >= 28
+  }
+}
+
+/**
+ * Encrypts environment passwords still stored in plain text (written by an earlier version),
+ * and turns empty ones into none. Runs at every start; rows already encrypted are left alone.
+ * Returns how many rows were rewritten.
+ */
+export async function encryptStoredPasswords(db: Db, box: SecretBox): Promise<number> {
+  const rows = await db.kysely
+    .selectFrom('environment')
+    .select(['id', 'password'])
+    .where('password', 'is not', null)
+    .execute()
+  let changed = 0
+  for (const row of rows) {
+    const stored = row.password ?? ''
+    if (stored !== '' && isEncrypted(box, stored)) continue
+    await db.kysely
+      .updateTable('environment')
+      .set({ password: encryptPassword(box, stored) })
+      .where('id', '=', row.id)
+      .where('password', '=', stored)
+      .execute()
+    changed += 1
+  }
+  if (changed > 0 && db.dialect === 'sqlite') {
+    // Moves the rewritten pages into the database file and empties the write-ahead log, so
+    // the plain text is gone from both files (deleted content is zeroed, see create-db).
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db.kysely)
+  }
+  return changed
 }
 
 export async function createEnvironment(
@@ -194,6 +269,7 @@ export async function createEnvironment(
     const id = await insertReturningId({ kysely: trx, dialect: db.dialect }, 'environment', {
       project_id: projectId,
       ...columns(input),
+      password: encryptPassword(box, input.password),
       created: nowIso(),
     })
     await applySecretChanges(trx, box, projectId, id, input.secrets ?? [])
@@ -220,7 +296,11 @@ export async function updateEnvironment(
   checkJson(input)
   await db.kysely.transaction().execute(async (trx) => {
     await findRow(trx, projectId, id)
-    await trx.updateTable('environment').set(columns(input)).where('id', '=', id).execute()
+    await trx
+      .updateTable('environment')
+      .set({ ...columns(input), ...passwordChange(box, input) })
+      .where('id', '=', id)
+      .execute()
     await applySecretChanges(trx, box, projectId, id, input.secrets ?? [])
     await insertEvent(trx, {
       projectId,

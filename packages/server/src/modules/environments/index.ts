@@ -1,1 +1,2 @@
 export { environmentsRoutes } from './environments.routes.js'
+export { encryptStoredPasswords } from './environments.service.js'

@@ -132,4 +132,51 @@ describe('EnvironmentDialog', { timeout: SLOW_TEST_MS }, () => {
     expect(screen.getByText('Name is required')).toBeInTheDocument()
     expect(requests).toHaveLength(0)
   })
+
+  it('sends a typed password on create', async () => {
+    const { requests } = mockFetch({
+      'POST /api/project/3/environment': { status: 201, body: staging },
+    })
+    renderDialog()
+    await userEvent.type(screen.getByLabelText(/^Name/, { selector: 'input' }), 'staging')
+    expect(screen.queryByRole('checkbox', { name: 'Remove the stored password' })).toBeNull()
+    await userEvent.type(screen.getByLabelText('Password'), 'vault-pw')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Environment staging created')).toBeInTheDocument()
+    expect(requests[0]?.body).toMatchObject({ password: 'vault-pw' })
+    expect(requests[0]?.body).not.toHaveProperty('clear_password')
+  })
+
+  it.each([
+    ['keeps a stored password it never shows', null, {}],
+    ['replaces a stored password', 'new-pw', { password: 'new-pw' }],
+    ['removes a stored password', 'clear', { clear_password: true }],
+  ] as const)('%s', async (_label, action, expected) => {
+    const withPassword: Environment = { ...staging, password: '' }
+    const { requests } = mockFetch({
+      'GET /api/project/3/environment/4': { body: { ...withPassword, secrets: [] } },
+      'PUT /api/project/3/environment/4': { status: 204 },
+    })
+    renderDialog(withPassword)
+    const password = await screen.findByLabelText('Password')
+    expect(password).toHaveValue('')
+    expect(password).toHaveAttribute('placeholder', 'Stored; type to replace')
+    if (action === 'clear') {
+      await userEvent.click(screen.getByRole('checkbox', { name: 'Remove the stored password' }))
+      expect(password).toBeDisabled()
+    } else if (action !== null) {
+      await userEvent.type(password, action)
+    }
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Environment staging saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.method === 'PUT')?.body as Record<
+      string,
+      unknown
+    >
+    const { password: sent, clear_password: cleared } = put
+    expect({
+      ...(sent === undefined ? {} : { password: sent }),
+      ...(cleared === undefined ? {} : { clear_password: cleared }),
+    }).toEqual(expected)
+  })
 })

@@ -3,6 +3,7 @@ import DeleteIcon from '@mui/icons-material/Delete'
 import {
   type CreateEnvironmentBody,
   type Environment,
+  type UpdateEnvironmentBody,
   MAX_NAME_LENGTH,
   MAX_SECRET_LENGTH,
   MAX_TEXT_BYTES,
@@ -13,6 +14,8 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
+import Checkbox from '@mui/material/Checkbox'
+import FormControlLabel from '@mui/material/FormControlLabel'
 import IconButton from '@mui/material/IconButton'
 import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
@@ -20,7 +23,7 @@ import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
 import type { TFunction } from 'i18next'
 import { useId, useMemo } from 'react'
-import { Controller, useFieldArray, useForm } from 'react-hook-form'
+import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { jsonProblem } from '../utils/json-problem'
@@ -29,6 +32,10 @@ import { VariablesEditor } from './variables-editor'
 
 export interface EnvironmentFormValues {
   name: string
+  /** A new password; empty keeps the stored one (never shown) or sets none. */
+  password: string
+  /** Removes the stored password on save. */
+  clearPassword: boolean
   json: string
   env: string
   secrets: SecretRow[]
@@ -51,6 +58,8 @@ export function environmentFormSchema(t: TFunction<'environments'>) {
       .trim()
       .min(1, t('form.nameRequired'))
       .max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH })),
+    password: z.string().max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH })),
+    clearPassword: z.boolean(),
     json: jsonText,
     env: jsonText,
     secrets: z.array(
@@ -80,21 +89,33 @@ export type EnvironmentFormOutput = z.output<ReturnType<typeof environmentFormSc
 export function environmentToFormValues(environment: Environment | null): EnvironmentFormValues {
   return {
     name: environment?.name ?? '',
+    password: '',
+    clearPassword: false,
     json: environment?.json || '{}',
     env: environment?.env || '{}',
     secrets: (environment?.secrets ?? []).map(secretToRow),
   }
 }
 
+/** Whether the server holds a password for the environment (it answers `""`, never the value). */
+export function hasStoredPassword(environment: Environment | null): boolean {
+  return environment?.password === ''
+}
+
+/**
+ * The request body. The password is sent only when one was typed; an edit without one keeps
+ * the stored password, or removes it when asked to.
+ */
 export function toEnvironmentBody(
   values: EnvironmentFormOutput,
   environment: Environment | null,
   projectId: number,
-): CreateEnvironmentBody {
+): CreateEnvironmentBody & Pick<UpdateEnvironmentBody, 'clear_password'> {
+  const clear = environment !== null && hasStoredPassword(environment) && values.clearPassword
   return {
     name: values.name,
     project_id: projectId,
-    ...(environment ? { password: environment.password } : {}),
+    ...(clear ? { clear_password: true } : values.password ? { password: values.password } : {}),
     json: values.json,
     env: values.env,
     secrets: secretChanges(environment?.secrets ?? [], values.secrets),
@@ -121,6 +142,8 @@ export function EnvironmentForm({ id, environment, onSubmit }: EnvironmentFormPr
     mode: 'onTouched',
   })
   const secrets = useFieldArray({ control, name: 'secrets', keyName: 'fieldKey' })
+  const passwordStored = hasStoredPassword(environment)
+  const clearPassword = useWatch({ control, name: 'clearPassword' })
   // A row is checked as a whole; a field shows its problem once it was left or the form sent.
   const { errors, touchedFields, isSubmitted } = formState
   const shownError = (index: number, name: 'name' | 'value') =>
@@ -164,6 +187,46 @@ export function EnvironmentForm({ id, environment, onSubmit }: EnvironmentFormPr
             />
           )}
         />
+        <Box>
+          <Controller
+            name="password"
+            control={control}
+            render={({ field, fieldState }) => (
+              <TextField
+                {...field}
+                value={clearPassword ? '' : field.value}
+                inputRef={field.ref}
+                type="password"
+                autoComplete="new-password"
+                label={t('form.password')}
+                fullWidth
+                disabled={clearPassword}
+                placeholder={passwordStored ? t('form.passwordStored') : undefined}
+                error={Boolean(fieldState.error)}
+                helperText={fieldState.error?.message}
+                slotProps={{ inputLabel: passwordStored ? { shrink: true } : undefined }}
+              />
+            )}
+          />
+          {passwordStored ? (
+            <Controller
+              name="clearPassword"
+              control={control}
+              render={({ field }) => (
+                <FormControlLabel
+                  label={t('form.clearPassword')}
+                  control={
+                    <Checkbox
+                      checked={field.value}
+                      onChange={(event) => field.onChange(event.target.checked)}
+                      onBlur={field.onBlur}
+                    />
+                  }
+                />
+              )}
+            />
+          ) : null}
+        </Box>
         {variables('json', t('form.extraVariables'))}
         {variables('env', t('form.environmentVariables'))}
         <Box component="section" aria-labelledby={secretsHeadingId}>

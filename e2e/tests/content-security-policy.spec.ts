@@ -1,0 +1,172 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  appRoutes,
+  keyRoutes,
+  repositoryRoutes,
+  taskRoutes,
+  templateRoutes,
+} from '@flagman/contract'
+import { dialog, expect, newProject, signIn, test, uniqueId } from '../support/fixtures.js'
+
+const SECURITY_HEADERS = {
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+}
+
+/** A local git repository holding one script that prints a coloured line. */
+function scriptRepository(): { path: string; dispose(): void } {
+  const path = mkdtempSync(join(tmpdir(), 'flagman-e2e-csp-'))
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {
+      cwd: path,
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@example.test',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@example.test',
+      },
+    })
+  git('init', '-q', '-b', 'main')
+  writeFileSync(join(path, 'hello.sh'), 'printf "\\033[32mgreen line\\033[0m\\n"\necho done\n')
+  git('add', '.')
+  git('commit', '-q', '-m', 'script')
+  return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+test.describe('content security policy', () => {
+  test('the console and the API send the security headers', async ({ request }) => {
+    for (const path of ['/', '/auth/login', '/api/ping', '/favicon.svg']) {
+      const response = await request.get(path)
+      expect(response.status(), path).toBe(200)
+      const headers = response.headers()
+      expect(headers, path).toMatchObject(SECURITY_HEADERS)
+      const policy = headers['content-security-policy'] ?? ''
+      expect(policy, path).toContain("default-src 'self'")
+      expect(policy, path).toContain("script-src 'self'")
+      expect(policy, path).toContain("frame-ancestors 'none'")
+      expect(policy, path).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+    }
+  })
+
+  test('no screen of the console breaks the policy', async ({ page, adminApi }) => {
+    test.setTimeout(120_000)
+    const repo = scriptRepository()
+    try {
+      // Violations are reported to the page as events, and logged to its console.
+      await page.addInitScript(() => {
+        const seen: string[] = []
+        ;(window as unknown as { cspViolations: string[] }).cspViolations = seen
+        document.addEventListener('securitypolicyviolation', (event) => {
+          seen.push(`${event.violatedDirective} ${event.blockedURI} ${event.sourceFile}`)
+        })
+      })
+      const logged: string[] = []
+      page.on('console', (message) => {
+        if (/Content Security Policy/i.test(message.text())) logged.push(message.text())
+      })
+      const violations = async () => [
+        ...(await page.evaluate(
+          () => (window as unknown as { cspViolations: string[] }).cspViolations,
+        )),
+        ...logged,
+      ]
+
+      await adminApi.call(appRoutes.setActive, {
+        params: { app_id: 'bash' },
+        body: { active: true },
+      })
+      const project = await newProject(adminApi, `Policy ${uniqueId()}`)
+      const params = { project_id: project.id }
+      const key = await adminApi.call(keyRoutes.create, {
+        params,
+        body: { name: 'none', type: 'none', project_id: project.id },
+      })
+      const repository = await adminApi.call(repositoryRoutes.create, {
+        params,
+        body: {
+          name: 'scripts',
+          git_url: repo.path,
+          git_branch: '',
+          ssh_key_id: key.id,
+          project_id: project.id,
+        },
+      })
+      const template = await adminApi.call(templateRoutes.create, {
+        params,
+        body: {
+          name: 'hello',
+          app: 'bash',
+          playbook: 'hello.sh',
+          repository_id: repository.id,
+          project_id: project.id,
+        },
+      })
+
+      // Signing in sends a write from the console: the referrer policy keeps its Origin.
+      await signIn(page)
+      const base = `/project/${project.id}`
+
+      await page.goto(`${base}/templates`)
+      await expect(page.getByText('hello', { exact: true }).first()).toBeVisible()
+
+      // The task log reads live output over the websocket.
+      const task = await adminApi.call(taskRoutes.create, {
+        params,
+        body: { template_id: template.id },
+      })
+      await page.goto(`${base}/history?t=${task.id}`)
+      const log = page.getByRole('dialog')
+      await expect(log.getByText('green line', { exact: true })).toBeVisible({ timeout: 20_000 })
+      await expect(log.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })
+      await log.getByRole('button', { name: 'Close' }).click()
+      await expect(log).toBeHidden()
+
+      await page.goto(`${base}/environment`)
+      await page.getByRole('button', { name: 'New environment' }).first().click()
+      const environment = dialog(page, 'New environment')
+      await environment.getByLabel(/^Name/).fill(`env ${uniqueId()}`)
+      await environment.getByLabel('Password').fill('policy-pw')
+      await environment.getByRole('button', { name: 'Create' }).click()
+      await expect(environment).toBeHidden()
+
+      await page.goto(`${base}/keys`)
+      await expect(page.getByRole('heading', { level: 1, name: 'Key Store' })).toBeVisible()
+      await page.goto(`${base}/team`)
+      await expect(page.getByRole('heading', { level: 1, name: 'Team' })).toBeVisible()
+      await page.goto(`${base}/activity`)
+      await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible()
+      await page.goto('/users')
+      await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toBeVisible()
+      await page.getByRole('button', { name: 'New user' }).click()
+      await expect(dialog(page, 'New user')).toBeVisible()
+      await page.keyboard.press('Escape')
+
+      await page.goto(`${base}/history`)
+      await page.getByRole('switch', { name: 'Dark mode' }).check()
+      await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeChecked()
+
+      // Changing the language reloads the page; the listener is installed again on load.
+      const before = await violations()
+      await page.getByRole('button', { name: /^Language/ }).click()
+      await Promise.all([
+        page.waitForEvent('load'),
+        page.getByRole('menu').getByRole('menuitem', { name: 'Deutsch' }).click(),
+      ])
+      await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+      await page.goto(`${base}/templates`)
+      await expect(page.locator('html')).toHaveAttribute('lang', 'de')
+      await expect(page.getByText('hello', { exact: true }).first()).toBeVisible()
+
+      expect(before).toEqual([])
+      expect(await violations()).toEqual([])
+    } finally {
+      repo.dispose()
+    }
+  })
+})
