@@ -1,8 +1,14 @@
 // Adds up the JSON reports of every test runner into one closing line.
 // Arguments: names of steps that failed outside the runners (build, check, …).
+// SKIPPED_LAYERS: test layers that did not run, separated by ';'. They are named on the line
+// before the summary, so the last line stays "Summary: N passed, N failed[, N skipped]".
 import { existsSync, readFileSync } from 'node:fs'
 
 const failedSteps = process.argv.slice(2)
+const skippedLayers = (process.env.SKIPPED_LAYERS ?? '')
+  .split(';')
+  .map((layer) => layer.trim())
+  .filter(Boolean)
 let passed = 0
 let failed = 0
 let skipped = 0
@@ -34,5 +40,6 @@ if (existsSync(playwrightFile)) {
 const stepsOnly = failedSteps.filter((s) => s !== 'vitest' && s !== 'playwright')
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`)
 failed += stepsOnly.length
+if (skippedLayers.length) console.log(`Skipped layers: ${skippedLayers.join(', ')}`)
 console.log(`Summary: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
 process.exit(failed > 0 || failedSteps.length > 0 ? 1 : 0)

@@ -7,7 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createScratchDatabase, dialects, type ScratchDatabase } from '../support/databases.js'
 import { unique, World } from '../support/fixtures.js'
 import { expectBody, expectError } from '../support/http.js'
-import { ADMIN, FLAGMAN_BIN, startTestServer, type TestServer } from '../support/server.js'
+import {
+  ADMIN,
+  FLAGMAN_BIN,
+  inheritedEnv,
+  startTestServer,
+  type TestServer,
+} from '../support/server.js'
 
 const VERSION = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
@@ -43,18 +49,22 @@ function expectFailure(run: Run, message: RegExp): void {
 
 describe('flagman without a database', () => {
   it('prints the version', async () => {
-    const run = await flagman(process.env, 'version')
+    const run = await flagman(inheritedEnv(), 'version')
     expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
   })
 
   it('reports a database setting it can not use on one line', async () => {
-    const run = await flagman({ ...process.env, FLAGMAN_DB: 'oracle://somewhere' }, 'user', 'list')
+    const run = await flagman(
+      { ...inheritedEnv(), FLAGMAN_DB: 'oracle://somewhere' },
+      'user',
+      'list',
+    )
     expectFailure(run, /FLAGMAN_DB/)
   })
 
   it('checks what it is given before touching any database', async () => {
     const run = await flagman(
-      { ...process.env, FLAGMAN_DB: 'postgres://127.0.0.1:1/unreachable' },
+      { ...inheritedEnv(), FLAGMAN_DB: 'postgres://127.0.0.1:1/unreachable' },
       'user',
       'add',
       '--login',
@@ -70,7 +80,7 @@ describe('flagman without a database', () => {
   })
 
   it('prints the version with --version too', async () => {
-    const run = await flagman(process.env, '--version')
+    const run = await flagman(inheritedEnv(), '--version')
     expect(run).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' })
   })
 
@@ -88,7 +98,7 @@ describe('flagman without a database', () => {
       [['user', 'change-by-login', '--login', 'x'], /Nothing to change/],
     ]
     for (const [args, message] of cases) {
-      const run = await flagman(process.env, ...args)
+      const run = await flagman(inheritedEnv(), ...args)
       expect(run.code, args.join(' ')).toBe(1)
       expect(run.stdout).toBe('')
       expectFailure(run, message)
@@ -96,12 +106,12 @@ describe('flagman without a database', () => {
   })
 
   it('explains itself with --help and exits 0', async () => {
-    const run = await flagman(process.env, '--help')
+    const run = await flagman(inheritedEnv(), '--help')
     expect(run.code).toBe(0)
     for (const command of ['server', 'migrate', 'version', 'user']) {
       expect(run.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
     }
-    const user = await flagman(process.env, 'user', '--help')
+    const user = await flagman(inheritedEnv(), 'user', '--help')
     expect(user.code).toBe(0)
     for (const command of ['add', 'list', 'change-by-login', 'delete']) {
       expect(user.stdout).toMatch(new RegExp(`^\\s+${command}\\b`, 'm'))
@@ -292,7 +302,7 @@ describe.each(dialects())('flagman migrate on %s', (dialect) => {
   })
 
   it('migrates a fresh database once; then a user added by the CLI signs in to a server on it', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, FLAGMAN_DATA_DIR: dataDir }
+    const env: NodeJS.ProcessEnv = { ...inheritedEnv(), FLAGMAN_DATA_DIR: dataDir }
     delete env.FLAGMAN_DB
     if (scratch.url) env.FLAGMAN_DB = scratch.url
     const first = await flagman(env, 'migrate')

@@ -335,8 +335,8 @@ describe.each(dialects())('key store on %s', (dialect) => {
     // ssh-keygen's default is 16 rounds: rewriting that count leaves the key as it was.
     expect(withKdfRounds(ssh.encrypted, 16)).toBe(ssh.encrypted)
     const before = await keyRows()
+    // Refused by the count alone: a derivation with 0x7fffffff rounds would outlast the test.
     for (const rounds of [129, 0x7fffffff]) {
-      const started = Date.now()
       const result = await p.request('POST', '/keys', {
         name: unique('kdf'),
         type: 'ssh',
@@ -344,7 +344,6 @@ describe.each(dialects())('key store on %s', (dialect) => {
         ssh: { private_key: withKdfRounds(ssh.encrypted, rounds), passphrase: ssh.passphrase },
       })
       expectError(result, 400, new RegExp(`uses ${rounds} KDF rounds; at most 128`))
-      expect(Date.now() - started).toBeLessThan(5_000)
     }
     expect(await keyRows()).toBe(before)
   })
@@ -380,7 +379,7 @@ describe.each(dialects())('key store on %s', (dialect) => {
     const same = withPbkdf2Iterations(ssh.pkcs8Encrypted, 2048)
     await p.sshKey(unique('p8'), same, ssh.passphrase)
     const before = await keyRows()
-    const started = Date.now()
+    // Refused by the count alone: a derivation of two billion iterations would outlast the test.
     const result = await p.request('POST', '/keys', {
       name: unique('p8'),
       type: 'ssh',
@@ -391,7 +390,6 @@ describe.each(dialects())('key store on %s', (dialect) => {
       },
     })
     expectError(result, 400, /more than 250000 key derivation iterations/)
-    expect(Date.now() - started).toBeLessThan(5_000)
     expect(await keyRows()).toBe(before)
   })
 

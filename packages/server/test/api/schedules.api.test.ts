@@ -12,6 +12,8 @@ import {
 import type { Db } from '@flagman/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { ScheduleClock } from '../../src/modules/schedules/index.js'
+import type { ClockTimers } from '../../src/modules/schedules/schedule-clock.js'
 import { dialects } from '../support/databases.js'
 import { unique, World, type Person } from '../support/fixtures.js'
 import { expectBody, expectError, expectNoContent, type HttpResult } from '../support/http.js'
@@ -47,6 +49,52 @@ function commit(repoPath: string, text: string): string {
   git('add', '.')
   git('commit', '-q', '-m', text)
   return git('rev-parse', 'HEAD')
+}
+
+/** A time source that stands still until a test moves it, running the timers that come due. */
+class TestTimers implements ClockTimers {
+  private current: number
+  private readonly pending = new Map<number, { at: number; callback: () => void }>()
+  private nextHandle = 1
+
+  constructor(start: string) {
+    this.current = Date.parse(start)
+  }
+
+  now(): number {
+    return this.current
+  }
+
+  setTimeout(callback: () => void, ms: number): number {
+    const handle = this.nextHandle++
+    this.pending.set(handle, { at: this.current + ms, callback })
+    return handle
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.pending.delete(handle as number)
+  }
+
+  /** Timers set and not yet run or cleared. */
+  get waiting(): number {
+    return this.pending.size
+  }
+
+  /** Moves the time forward, running every timer due on the way in order of its time. */
+  advance(ms: number): void {
+    const target = this.current + ms
+    for (;;) {
+      let first: [number, { at: number; callback: () => void }] | undefined
+      for (const entry of this.pending) {
+        if (entry[1].at <= target && (!first || entry[1].at < first[1].at)) first = entry
+      }
+      if (!first) break
+      this.pending.delete(first[0])
+      this.current = Math.max(this.current, first[1].at)
+      first[1].callback()
+    }
+    this.current = target
+  }
 }
 
 function head(repoPath: string): string {
@@ -379,6 +427,63 @@ describe.each(dialects())('schedule clock on %s', (dialect) => {
     const template = await q.template('ok.sh', { repository_id: repository.id })
     return { source, q, repositoryId: repository.id, template, schedules: new Schedules(q) }
   }
+
+  it('fires a schedule by itself when its time comes, and queues a task of its template', async () => {
+    const template = await tp.template('ok.sh')
+    const schedule = await s.create(template, { cron_format: NEW_YEAR })
+    const later = await s.create(template, { cron_format: '30 0 1 1 *' })
+    // A clock of its own on the same database and task queue, whose time the test moves; the
+    // server's clock keeps the same schedules on the system time, where they are not due.
+    const time = new TestTimers('2030-12-31T23:59:00.000Z')
+    const own = new ScheduleClock({
+      db: server.app.db,
+      box: server.app.secrets,
+      queue: server.app.tasks,
+      dataDir: server.app.config.dataDir,
+      log: server.app.log,
+      timers: time,
+    })
+    await own.start()
+    try {
+      expect(own.scheduledIds).toEqual(expect.arrayContaining([schedule.id, later.id]))
+      time.advance(59_999)
+      expect(await tasksOf(template)).toEqual([])
+
+      time.advance(1)
+      const deadline = Date.now() + 20_000
+      let tasks = await tasksOf(template)
+      while (tasks.length === 0) {
+        if (Date.now() > deadline) throw new Error('the schedule did not queue a task')
+        await new Promise((resolve) => setImmediate(resolve))
+        tasks = await tasksOf(template)
+      }
+      expect(tasks).toHaveLength(1)
+      expect(tasks[0]).toMatchObject({
+        template_id: template,
+        user_id: null,
+        schedule_id: schedule.id,
+      })
+      expect((await tp.waitFor(tasks[0]?.id ?? 0)).status).toBe('success')
+      // Every job waits again, for its next time.
+      expect(time.waiting).toBe(own.scheduledIds.length)
+
+      // Half an hour later the other schedule comes due; the first waits for next year.
+      time.advance(30 * 60_000)
+      await own.stop()
+      const all = await tasksOf(template)
+      expect(all.map((task) => task.schedule_id).sort((a, b) => Number(a) - Number(b))).toEqual(
+        [schedule.id, later.id].sort((a, b) => a - b),
+      )
+      expect(time.waiting).toBe(0)
+
+      // A stopped clock fires nothing, whenever its time would have come.
+      time.advance(366 * 24 * 3600_000)
+      expect(await tasksOf(template)).toHaveLength(2)
+      for (const task of all) await tp.waitFor(task.id)
+    } finally {
+      await own.stop()
+    }
+  })
 
   it('loads the active schedules and follows every change made through the API', async () => {
     const template = await tp.template('ok.sh')

@@ -19,7 +19,14 @@ import { z } from 'zod'
 import { createScratchDatabase } from './databases.js'
 import type { Person, World } from './fixtures.js'
 import { expectBody, http, type Credentials, type HttpOptions, type HttpResult } from './http.js'
-import { ADMIN, cookieClient, FLAGMAN_BIN, sessionCookie, type TestServer } from './server.js'
+import {
+  ADMIN,
+  cookieClient,
+  FLAGMAN_BIN,
+  inheritedEnv,
+  sessionCookie,
+  type TestServer,
+} from './server.js'
 
 /** Sends one request; a World's `request`, or a wrapper that records what it sees. */
 export type Send = (method: string, path: string, options?: HttpOptions) => Promise<HttpResult>
@@ -286,7 +293,7 @@ export async function startLoggedServer(dialect: Dialect): Promise<LoggedServer>
   const scratch = await createScratchDatabase(dialect)
   const dataDir = mkdtempSync(join(tmpdir(), 'flagman-test-'))
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inheritedEnv(),
     FLAGMAN_HOST: '127.0.0.1',
     FLAGMAN_PORT: '0',
     FLAGMAN_DATA_DIR: dataDir,

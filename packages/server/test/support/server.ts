@@ -38,6 +38,19 @@ export interface StartOptions {
   reuse?: Pick<TestServer, 'dataDir' | 'scratch'>
 }
 
+/**
+ * The environment a process started by a test inherits: the caller's, without any `FLAGMAN_*`
+ * setting, so what a developer has set in their shell never changes what a test sees. PATH,
+ * HOME, LANG, TMPDIR and the like stay, as processes need them.
+ */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('FLAGMAN_')) env[name] = value
+  }
+  return env
+}
+
 /** A client that keeps the cookie it was given, as a browser would, with the same Origin. */
 export function cookieClient(url: string, cookie: string): ApiClient {
   return createApiClient({ baseUrl: url, headers: { Cookie: cookie } })
@@ -87,7 +100,7 @@ export async function startTestServer(
   const scratch: ScratchDatabase = options.reuse?.scratch ?? (await createScratchDatabase(dialect))
   const dataDir = options.reuse?.dataDir ?? mkdtempSync(join(tmpdir(), 'flagman-test-'))
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
+    ...inheritedEnv(),
     FLAGMAN_HOST: '127.0.0.1',
     FLAGMAN_PORT: '0',
     FLAGMAN_DATA_DIR: dataDir,
@@ -102,6 +115,10 @@ export async function startTestServer(
   if (!scratch.url) delete env.FLAGMAN_DB
   let log = ''
   const child = spawn(process.execPath, [FLAGMAN_BIN, 'server'], { env, stdio: 'pipe' })
+  // Settles once the process is gone, however it ended (exit code or signal), so stopping a
+  // server that already died never waits for an 'exit' that has been and gone.
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  const running = () => child.exitCode === null && child.signalCode === null
   child.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (log += chunk.toString()))
   const url = await waitForListening(child, () => log)
@@ -130,21 +147,15 @@ export async function startTestServer(
     fetch: (path, init) => fetch(`${url}${path}`, init),
     async stop() {
       stopping = true
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill('SIGTERM')
-        await exited
-      }
+      if (running()) child.kill('SIGTERM')
+      await exited
       await scratch.drop()
       rmSync(dataDir, { recursive: true, force: true })
     },
     async kill(signal) {
       stopping = true
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve))
-        child.kill(signal)
-        await exited
-      }
+      if (running()) child.kill(signal)
+      await exited
     },
     scratch,
   }

@@ -15,6 +15,66 @@ export interface ScheduleClockDeps {
   log: FastifyBaseLogger
   /** How long `git ls-remote` may take before a commit check gives up. */
   remoteTimeoutMs?: number
+  /** Where the clock reads the time and sets its timers (the system's by default). */
+  timers?: ClockTimers
+}
+
+/** The time source of the clock; a test can hand in one it moves forward itself. */
+export interface ClockTimers {
+  /** Milliseconds since the epoch. */
+  now(): number
+  setTimeout(callback: () => void, ms: number): unknown
+  clearTimeout(handle: unknown): void
+}
+
+const SYSTEM_TIMERS: ClockTimers = {
+  now: () => Date.now(),
+  // A waiting cron job never keeps the process alive on its own.
+  setTimeout: (callback, ms) => setTimeout(callback, ms).unref(),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+}
+
+/** Longest single wait: a longer one is cut up, so a change of the system time is noticed. */
+const MAX_WAIT_MS = 30_000
+
+/** One schedule's cron job: waits for each time its expression names, then ticks. */
+class CronJob {
+  private handle: unknown = null
+  private stopped = false
+
+  constructor(
+    private readonly cron: Cron,
+    private readonly timers: ClockTimers,
+    private readonly onTick: () => void,
+  ) {
+    this.arm(timers.now())
+  }
+
+  stop(): void {
+    this.stopped = true
+    if (this.handle !== null) this.timers.clearTimeout(this.handle)
+    this.handle = null
+  }
+
+  /** Waits for the first time after `from` (ms) that the expression names. */
+  private arm(from: number): void {
+    const next = this.cron.nextRun(new Date(from))
+    if (next === null) return
+    const due = next.getTime()
+    const wait = (): void => {
+      if (this.stopped) return
+      const now = this.timers.now()
+      if (now < due) {
+        this.handle = this.timers.setTimeout(wait, Math.min(due - now, MAX_WAIT_MS))
+        return
+      }
+      this.handle = null
+      this.onTick()
+      // Times missed while the process was held up are not made up for.
+      this.arm(Math.max(now, due))
+    }
+    wait()
+  }
 }
 
 /** What one tick of a schedule did. */
@@ -35,14 +95,18 @@ export type TickOutcome =
  * differs from the one seen last time. Errors of a tick are logged, never thrown.
  */
 export class ScheduleClock {
-  private readonly jobs = new Map<number, Cron>()
+  private readonly jobs = new Map<number, CronJob>()
   /** Schedules whose tick is under way. */
   private readonly busy = new Set<number>()
   private readonly ticks = new Set<Promise<unknown>>()
   private loading: Promise<void> = Promise.resolve()
   private running = false
 
-  constructor(private readonly deps: ScheduleClockDeps) {}
+  private readonly timers: ClockTimers
+
+  constructor(private readonly deps: ScheduleClockDeps) {
+    this.timers = deps.timers ?? SYSTEM_TIMERS
+  }
 
   /** Loads every active schedule; before this, reloads do nothing. */
   async start(): Promise<void> {
@@ -152,10 +216,8 @@ export class ScheduleClock {
     this.stopJobs()
     for (const row of rows) {
       try {
-        const job = new Cron(row.cron_format, { ...CRON_OPTIONS, unref: true }, () => {
-          this.tick(row.id)
-        })
-        this.jobs.set(row.id, job)
+        const cron = new Cron(row.cron_format, CRON_OPTIONS)
+        this.jobs.set(row.id, new CronJob(cron, this.timers, () => this.tick(row.id)))
       } catch (error) {
         // Stored before validation existed, or restored from elsewhere: skipped, not fatal.
         this.deps.log.warn(

@@ -18,6 +18,8 @@ function lines(count: number): LogLine[] {
 describe('TaskLogView', () => {
   let scrollTo: ReturnType<typeof vi.fn>
   beforeEach(() => {
+    // The list corrects its scroll position on animation frames: the test runs them itself.
+    vi.useFakeTimers()
     // jsdom lays nothing out: the log's viewport and content heights are given here, and
     // scrolling only moves scrollTop.
     vi.spyOn(Element.prototype, 'clientHeight', 'get').mockReturnValue(VIEWPORT)
@@ -36,12 +38,13 @@ describe('TaskLogView', () => {
     Element.prototype.scrollTo = scrollTo as unknown as Element['scrollTo']
   })
   afterEach(() => {
+    vi.useRealTimers()
     vi.restoreAllMocks()
   })
 
   const log = () => screen.getByRole('log')
-  /** Lets the list settle: its own scroll corrections run on animation frames. */
-  const settle = () => act(() => new Promise((resolve) => setTimeout(resolve, 100)))
+  /** Lets the list settle: runs the animation frames and timers of its scroll corrections. */
+  const settle = () => act(() => vi.advanceTimersByTimeAsync(100))
   /** A scroll the view makes itself fires no event in this DOM; the list learns of it here. */
   const scrolled = async () => {
     fireEvent.scroll(log())
