@@ -1,10 +1,12 @@
 import { z } from 'zod'
 import { MAX_NAME_LENGTH, typeError } from '../common/fields.js'
+import { MAX_TEXT_BYTES, utf8Length } from '../resources/refs.schemas.js'
 
 /*
  * Project backup file. Entities refer to each other by name, never by id, and secrets are
  * never exported. Readers are lenient (unknown fields are ignored, missing lists are empty)
- * so files written by compatible servers restore too.
+ * so files written by compatible servers restore too. Every value is bounded by the size
+ * of the column it is restored into, so an over-long one is refused with the field's path.
  */
 
 const name = (label: string) =>
@@ -13,7 +15,31 @@ const name = (label: string) =>
     .trim()
     .min(1, `${label} can not be empty`)
     .max(MAX_NAME_LENGTH, `${label} must be at most ${MAX_NAME_LENGTH} characters`)
-const optionalText = z.string().nullish()
+/** A value of a varchar column: at most `max` characters. */
+const short = (max = MAX_NAME_LENGTH) => z.string().max(max, `must be at most ${max} characters`)
+/** A value of a TEXT column, bounded like the other routes' long text. */
+const long = () =>
+  z
+    .string()
+    .refine(
+      (text) => utf8Length(text) <= MAX_TEXT_BYTES,
+      `is too long (at most ${MAX_TEXT_BYTES} bytes)`,
+    )
+const optionalText = long().nullish()
+/** A varchar(255) value, or a name of another entity of the file. */
+const optionalName = short().nullish()
+const optionalShort = short(64).nullish()
+/** Stored as JSON text. */
+const jsonText = z
+  .unknown()
+  .optional()
+  .refine(
+    (value) =>
+      value === undefined || value === null || utf8Length(JSON.stringify(value)) <= MAX_TEXT_BYTES,
+    `is too long (at most ${MAX_TEXT_BYTES} bytes as JSON)`,
+  )
+/** Integer columns, bounded like the project routes. */
+const smallInt = z.number().int().min(0).max(1_000_000, 'must be at most 1000000')
 const list = <T extends z.ZodType>(item: T) =>
   z
     .array(item)
@@ -23,51 +49,62 @@ const list = <T extends z.ZodType>(item: T) =>
 export const BackupMeta = z.object({
   name: name('meta.name'),
   alert: z.boolean().nullish(),
-  alert_chat: optionalText,
-  max_parallel_tasks: z.number().int().min(0).nullish(),
+  alert_chat: optionalName,
+  max_parallel_tasks: smallInt.nullish(),
   type: z.enum(['', 'premium']).nullish(),
 })
 
-export const BackupKey = z.object({ name: name('key name'), type: z.string().max(64) })
+export const BackupKey = z.object({ name: name('key name'), type: short(64) })
 export const BackupEnvironment = z.object({
   name: name('environment name'),
-  password: optionalText,
+  /** Never exported; one in a file written elsewhere is restored, encrypted. */
+  password: z
+    .string({ error: typeError('environment password', 'a string') })
+    .max(MAX_NAME_LENGTH, `environment password must be at most ${MAX_NAME_LENGTH} characters`)
+    .nullish(),
   json: optionalText,
   env: optionalText,
 })
 export const BackupView = z.object({
   title: name('view title'),
-  position: z.number().int().nullish(),
+  position: z
+    .number()
+    .int()
+    .min(-1_000_000, 'must be at least -1000000')
+    .max(1_000_000, 'must be at most 1000000')
+    .nullish(),
 })
 export const BackupRepository = z.object({
   name: name('repository name'),
-  git_url: z.string(),
-  git_branch: optionalText,
-  ssh_key: optionalText,
+  // Like the repository routes: trimmed, at most 2048 characters.
+  git_url: z
+    .string({ error: typeError('git_url', 'a string') })
+    .trim()
+    .max(2048, 'repository url is too long'),
+  git_branch: optionalName,
+  ssh_key: optionalName,
 })
 export const BackupInventory = z.object({
   name: name('inventory name'),
   inventory: optionalText,
-  type: z.string().max(64),
-  ssh_key: optionalText,
-  become_key: optionalText,
+  type: short(64),
+  ssh_key: optionalName,
+  become_key: optionalName,
 })
+/** Survey variables are stored as JSON text; their fields are bounded like the template's. */
 export const BackupSurveyVar = z.object({
-  name: z.string(),
-  title: z.string(),
+  name: short(),
+  title: short(),
   required: z.boolean().nullish(),
-  type: z.string().nullish(),
-  description: optionalText,
-  values: z
-    .array(z.object({ name: z.string(), value: z.string() }))
-    .nullish()
-    .transform((v) => v ?? []),
+  type: optionalShort,
+  description: short(4096).nullish(),
+  values: list(z.object({ name: short(), value: short(4096) })),
 })
 export const BackupVault = z.object({
-  name: optionalText,
-  type: z.string().nullish(),
+  name: optionalName,
+  type: optionalShort,
   script: optionalText,
-  vault_key: optionalText,
+  vault_key: optionalName,
 })
 export const BackupTemplate = z.object({
   name: name('template name'),
@@ -75,54 +112,54 @@ export const BackupTemplate = z.object({
   arguments: optionalText,
   allow_override_args_in_task: z.boolean().nullish(),
   description: optionalText,
-  type: z.string().nullish(),
-  start_version: optionalText,
+  type: optionalShort,
+  start_version: optionalName,
   autorun: z.boolean().nullish(),
-  git_branch: optionalText,
+  git_branch: optionalName,
   survey_vars: list(BackupSurveyVar),
   suppress_success_alerts: z.boolean().nullish(),
-  app: z.string().nullish(),
-  task_params: z.unknown().optional(),
-  inventory: optionalText,
-  repository: optionalText,
-  environment: optionalText,
-  build_template: optionalText,
-  view: optionalText,
+  app: optionalShort,
+  task_params: jsonText,
+  inventory: optionalName,
+  repository: optionalName,
+  environment: optionalName,
+  build_template: optionalName,
+  view: optionalName,
   vaults: list(BackupVault),
-  cron: optionalText,
+  cron: optionalName,
 })
 export const BackupMatcher = z.object({
-  name: z.string(),
-  match_type: z.string(),
-  method: z.string(),
-  body_data_type: z.string().nullish(),
-  key: optionalText,
-  value: z.string(),
+  name: short(),
+  match_type: short(64),
+  method: short(64),
+  body_data_type: optionalShort,
+  key: optionalName,
+  value: long(),
 })
 export const BackupExtractValue = z.object({
-  name: z.string(),
-  value_source: z.string(),
-  body_data_type: z.string().nullish(),
-  key: optionalText,
-  variable: optionalText,
+  name: short(),
+  value_source: short(64),
+  body_data_type: optionalShort,
+  key: optionalName,
+  variable: optionalName,
 })
 export const BackupIntegration = z.object({
   name: name('integration name'),
-  auth_method: z.string().nullish(),
-  auth_header: optionalText,
+  auth_method: optionalShort,
+  auth_header: optionalName,
   searchable: z.boolean().nullish(),
-  task_params: z.unknown().optional(),
-  template: z.string(),
-  auth_secret: optionalText,
-  aliases: list(z.string().max(64)),
+  task_params: jsonText,
+  template: short(),
+  auth_secret: optionalName,
+  aliases: list(short(64)),
   matchers: list(BackupMatcher),
   extract_values: list(BackupExtractValue),
 })
 export const BackupSchedule = z.object({
-  name: z.string().nullish(),
-  cron_format: z.string(),
+  name: optionalName,
+  cron_format: short(),
   active: z.boolean().nullish(),
-  template: z.string(),
+  template: short(),
 })
 
 export const ProjectBackup = z.object({
@@ -134,7 +171,7 @@ export const ProjectBackup = z.object({
   inventories: list(BackupInventory),
   templates: list(BackupTemplate),
   integrations: list(BackupIntegration),
-  integration_aliases: list(z.string().max(64)),
+  integration_aliases: list(short(64)),
   schedules: list(BackupSchedule),
 })
 export type ProjectBackup = z.output<typeof ProjectBackup>

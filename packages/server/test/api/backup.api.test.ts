@@ -3,7 +3,17 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
+  AccessKey,
   ApiError,
+  Environment,
+  Inventory,
+  Project,
+  ProjectBackup,
+  Repository,
+  Schedule,
+  ScheduleWithTemplate,
+  Template,
+  View,
   createProject,
   createUser,
   environmentRoutes,
@@ -19,7 +29,128 @@ import {
 } from '@flagman/contract'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
+import { unique, World } from '../support/fixtures.js'
+import { expectBody } from '../support/http.js'
+import { ProjectResources } from '../support/resources.js'
 import { startTestServer, type TestServer } from '../support/server.js'
+import { DEFAULT_APPS, ProjectTemplates, setAppsActive } from '../support/templates.js'
+
+/**
+ * Cron expressions that do not come due while the tests run (February 29th), so the server's
+ * clock never starts a task or reads a repository of these projects on its own.
+ */
+const LEAP_DAY = '30 2 29 2 *'
+const LEAP_DAY_EVENING = '0 20 29 2 *'
+
+/**
+ * Everything of a project that a backup carries, with every reference replaced by the name
+ * of what it refers to, looked up among the project's own entities: a reference into
+ * another project resolves to nothing and shows as a difference.
+ */
+async function resolvedProject(p: ProjectResources) {
+  const [keys, repositories, shared, environments, views, templates, schedules] = await Promise.all(
+    [
+      p.list('/keys', AccessKey),
+      p.list('/repositories', Repository),
+      p.list('/inventory', Inventory),
+      p.list('/environment', Environment),
+      p.list('/views', View),
+      p.list('/templates', Template),
+      p.list('/schedules', ScheduleWithTemplate),
+    ],
+  )
+  // The inventory list leaves out the workspaces a template owns; they are listed per template.
+  const owned = await Promise.all(
+    templates.map((t) => p.list(`/inventory?template_id=${t.id}`, Inventory)),
+  )
+  const inventories = [...shared, ...owned.flat()]
+  const nameIn =
+    <T extends { id: number }>(items: T[], label: (item: T) => string) =>
+    (id: number | null) => {
+      if (id === null) return null
+      const item = items.find((candidate) => candidate.id === id)
+      return item ? label(item) : `unknown id ${id}`
+    }
+  const key = nameIn(keys, (k) => k.name)
+  const repository = nameIn(repositories, (r) => r.name)
+  const inventory = nameIn(inventories, (i) => i.name)
+  const environment = nameIn(environments, (e) => e.name)
+  const view = nameIn(views, (v) => v.title)
+  const template = nameIn(templates, (t) => t.name)
+  const byName = <T>(items: T[], label: (item: T) => string) =>
+    [...items].sort((a, b) => label(a).localeCompare(label(b)))
+  const commitChecks = await Promise.all(
+    templates.map((t) => p.list(`/templates/${t.id}/schedules`, Schedule)),
+  )
+  return {
+    keys: byName(keys, (k) => k.name).map((k) => ({ name: k.name, type: k.type })),
+    repositories: byName(repositories, (r) => r.name).map((r) => ({
+      name: r.name,
+      git_url: r.git_url,
+      git_branch: r.git_branch,
+      ssh_key: key(r.ssh_key_id),
+    })),
+    inventories: byName(inventories, (i) => i.name).map((i) => ({
+      name: i.name,
+      type: i.type,
+      inventory: i.inventory,
+      ssh_key: key(i.ssh_key_id),
+      become_key: key(i.become_key_id),
+      repository: repository(i.repository_id),
+    })),
+    environments: byName(environments, (e) => e.name).map((e) => ({
+      name: e.name,
+      json: e.json,
+      env: e.env,
+    })),
+    views: byName(views, (v) => v.title).map((v) => ({ title: v.title, position: v.position })),
+    templates: byName(templates, (t) => t.name).map((t) => ({
+      name: t.name,
+      app: t.app,
+      type: t.type,
+      playbook: t.playbook,
+      arguments: t.arguments,
+      description: t.description,
+      allow_override_args_in_task: t.allow_override_args_in_task,
+      start_version: t.start_version,
+      autorun: t.autorun,
+      git_branch: t.git_branch,
+      // No survey variables: null or an empty list, the same to every reader.
+      survey_vars: t.survey_vars ?? [],
+      suppress_success_alerts: t.suppress_success_alerts,
+      task_params: t.task_params,
+      inventory: inventory(t.inventory_id),
+      repository: repository(t.repository_id),
+      environment: environment(t.environment_id),
+      view: view(t.view_id),
+      build_template: template(t.build_template_id),
+      vaults: byName(t.vaults, (v) => v.name ?? '').map((v) => ({
+        name: v.name,
+        type: v.type,
+        script: v.script,
+        vault_key: key(v.vault_key_id),
+      })),
+    })),
+    schedules: byName(schedules, (s) => s.name).map((s) => ({
+      name: s.name,
+      cron_format: s.cron_format,
+      active: s.active,
+      template: template(s.template_id),
+      tpl_name: s.tpl_name,
+      repository: repository(s.repository_id),
+    })),
+    commitChecks: templates
+      .flatMap((t, index) => commitChecks[index] ?? [])
+      .filter((s) => s.repository_id !== null)
+      .map((s) => ({
+        template: template(s.template_id),
+        cron_format: s.cron_format,
+        active: s.active,
+        repository: repository(s.repository_id),
+      }))
+      .sort((a, b) => String(a.template).localeCompare(String(b.template))),
+  }
+}
 
 function sshKey(): string {
   const dir = mkdtempSync(join(tmpdir(), 'flagman-key-'))
@@ -165,6 +296,153 @@ describe.each(dialects())('project backup and restore on %s', (dialect) => {
     ])
     const again = await admin.call(getProjectBackup, { params })
     expect({ ...again, meta: { ...again.meta, name: 'Source' } }).toEqual(backup)
+  })
+
+  it('restores templates of every kind and their schedules, each reference resolved anew', async () => {
+    const world = new World(server)
+    const owner = await world.admin()
+    await setAppsActive(world, DEFAULT_APPS, true)
+    const source = new ProjectResources(
+      world.request.bind(world),
+      owner.as,
+      (await world.newProject(owner, unique('full'))).id,
+    )
+    // A key nothing refers to comes along too.
+    await source.key('spare')
+    const deployKey = await source.sshKey('deploy key', privateKey)
+    const vaultKey = await source.loginPasswordKey('vault password', secretPassword)
+    const repo = await source.repository('infra', deployKey.id, {
+      git_url: 'https://example.test/infra.git',
+      git_branch: 'main',
+    })
+    const hosts = await source.inventory('hosts', deployKey.id, { become_key_id: vaultKey.id })
+    const staging = await source.environment('staging', {
+      json: '{"tier":"staging"}',
+      env: '{"REGION":"eu"}',
+    })
+    const nightly = await source.view('Nightly', 1)
+    const releases = await source.view('Releases', 2)
+    const t = new ProjectTemplates(source, { repository_id: repo.id, inventory_id: hosts.id })
+    const playbook = await t.create({
+      name: 'site',
+      app: 'ansible',
+      playbook: 'site.yml',
+      arguments: '["--diff"]',
+      allow_override_args_in_task: true,
+      description: 'Configures the web servers',
+      environment_id: staging.id,
+      view_id: nightly.id,
+      git_branch: 'release',
+      suppress_success_alerts: true,
+      survey_vars: [
+        { name: 'version', title: 'Version', required: true, description: 'What to roll out' },
+        {
+          name: 'size',
+          title: 'Size',
+          type: 'enum',
+          values: [
+            { name: 'Small', value: 's' },
+            { name: 'Large', value: 'l' },
+          ],
+        },
+        { name: 'token', title: 'Token', type: 'secret' },
+      ],
+      vaults: [
+        { type: 'password', vault_key_id: vaultKey.id },
+        { name: 'prod', type: 'script', script: 'scripts/vault-client.py' },
+      ],
+    })
+    const network = await t.create({ name: 'network', app: 'terraform', playbook: 'network' })
+    expect(network.inventory_id).not.toBeNull()
+    const cleanup = await t.create({
+      name: 'cleanup',
+      app: 'bash',
+      playbook: 'cleanup.sh',
+      environment_id: staging.id,
+    })
+    const build = await t.create({
+      name: 'build',
+      app: 'bash',
+      playbook: 'build.sh',
+      type: 'build',
+      start_version: '1.0.0',
+      view_id: releases.id,
+    })
+    await t.create({
+      name: 'deploy',
+      app: 'bash',
+      playbook: 'deploy.sh',
+      type: 'deploy',
+      build_template_id: build.id,
+      autorun: true,
+      view_id: releases.id,
+    })
+    const schedule = async (fields: Record<string, unknown>) =>
+      expectBody(
+        await source.request('POST', '/schedules', { project_id: source.projectId, ...fields }),
+        201,
+        Schedule,
+      )
+    await schedule({ name: 'nightly cleanup', template_id: cleanup.id, cron_format: LEAP_DAY })
+    await schedule({
+      name: 'paused site run',
+      template_id: playbook.id,
+      cron_format: LEAP_DAY_EVENING,
+      active: false,
+    })
+    await schedule({
+      name: 'on new commits',
+      template_id: build.id,
+      cron_format: LEAP_DAY,
+      repository_id: repo.id,
+    })
+
+    const before = await resolvedProject(source)
+    // The project holds what the backup is meant to carry, so the comparison below is not
+    // a comparison of empty lists.
+    expect(before.templates.map((tpl) => tpl.name)).toEqual([
+      'build',
+      'cleanup',
+      'deploy',
+      'network',
+      'site',
+    ])
+    expect(before.schedules).toHaveLength(2)
+    expect(before.commitChecks).toEqual([
+      { template: 'build', cron_format: LEAP_DAY, active: true, repository: 'infra' },
+    ])
+
+    const backup = expectBody(
+      await world.request('GET', `${source.base}/backup`, { as: owner.as }),
+      200,
+      ProjectBackup,
+    )
+    const restored = expectBody(
+      await world.request('POST', '/api/projects/restore', {
+        as: owner.as,
+        json: { ...backup, meta: { ...backup.meta, name: unique('restored') } },
+      }),
+      200,
+      Project,
+    )
+    expect(restored.id).not.toBe(source.projectId)
+    const copy = new ProjectResources(world.request.bind(world), owner.as, restored.id)
+    const after = await resolvedProject(copy)
+    expect(after).toEqual(before)
+
+    // Nothing of the copy points into the original project.
+    const originalIds = new Set((await source.list('/templates', Template)).map((tpl) => tpl.id))
+    for (const tpl of await copy.list('/templates', Template)) {
+      expect(tpl.project_id).toBe(restored.id)
+      expect(originalIds.has(tpl.id)).toBe(false)
+    }
+    // A backup of the copy is the same file again.
+    const again = expectBody(
+      await world.request('GET', `${copy.base}/backup`, { as: owner.as }),
+      200,
+      ProjectBackup,
+    )
+    expect({ ...again, meta: backup.meta }).toEqual(backup)
   })
 
   it('refuses a file that does not hold together, writing nothing', async () => {

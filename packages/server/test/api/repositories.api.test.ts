@@ -1,5 +1,5 @@
-import { Event, Repository, type AccessKey } from '@flagman/contract'
-import { nowIso, type Db } from '@flagman/db'
+import { Event, Project, ProjectBackup, Repository, type AccessKey } from '@flagman/contract'
+import { insertReturningId, nowIso, type Db } from '@flagman/db'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
@@ -223,6 +223,179 @@ describe.each(dialects())('repositories on %s', (dialect) => {
       "repository branch can't be empty",
     )
     expect(await rows()).toBe(before)
+  })
+
+  it('refuses a URL with a password on create and update, writing nothing', async () => {
+    const repo = await p.repository(unique('pw'), key.id)
+    const before = [await rows(), await projectRows(db, 'event', p.projectId)]
+    const message =
+      'Incorrect URL: put the password in a key of the key store (login with password) instead of the URL'
+    for (const url of [
+      'https://user:SECRET-1@example.test/app.git',
+      'http://user:SECRET-1@example.test:8080/app.git',
+      'ssh://git:SECRET-1@example.test/app.git',
+      'HTTPS://:SECRET-1@example.test/app.git',
+      '  https://user:SECRET-1@example.test/app.git  ',
+    ]) {
+      expectError(await p.request('POST', '/repositories', body({ git_url: url })), 400, message)
+      expectError(
+        await p.request('PUT', `/repositories/${repo.id}`, {
+          ...body({ git_url: url }),
+          id: repo.id,
+        }),
+        400,
+        message,
+      )
+    }
+    expect([await rows(), await projectRows(db, 'event', p.projectId)]).toEqual(before)
+    expect(before.join('')).not.toContain('SECRET-1')
+
+    // A user name alone carries no secret.
+    for (const url of [
+      'https://deploy@example.test/app.git',
+      'ssh://git@example.test/org/app.git',
+      'git@example.test:org/app.git',
+    ]) {
+      const accepted = await p.repository(unique('user'), key.id, { git_url: url })
+      expect(accepted.git_url).toBe(url)
+    }
+  })
+
+  it('answers a URL stored with a password without it and keeps the password on update', async () => {
+    const stored = 'https://deploy:OLD-SECRET@example.test/old.git'
+    const id = await insertReturningId({ kysely: db.kysely, dialect: db.dialect }, 'repository', {
+      project_id: p.projectId,
+      name: unique('old'),
+      git_url: stored,
+      git_branch: 'main',
+      ssh_key_id: key.id,
+      created: nowIso(),
+    })
+    const storedUrl = async () =>
+      (
+        await db.kysely
+          .selectFrom('repository')
+          .select('git_url')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).git_url
+
+    const answered = await p.get(`/repositories/${id}`, Repository)
+    expect(answered.git_url).toBe('https://deploy@example.test/old.git')
+    const listed = await p.request('GET', '/repositories')
+    expect(listed.status).toBe(200)
+    expect(listed.text).not.toContain('OLD-SECRET')
+    expect(listed.text).toContain('https://deploy@example.test/old.git')
+    const backup = await p.request('GET', '/backup')
+    expect(backup.status).toBe(200)
+    expect(backup.text).not.toContain('OLD-SECRET')
+    expect(backup.text).toContain('https://deploy@example.test/old.git')
+
+    // The console sends the repository back as it was answered: the password stays.
+    const renamed = { ...answered, name: unique('renamed') }
+    expectNoContent(await p.request('PUT', `/repositories/${id}`, renamed))
+    expect(await storedUrl()).toBe(stored)
+    expect(await p.get(`/repositories/${id}`, Repository)).toEqual(renamed)
+
+    // Another URL replaces the stored one, password and all.
+    const moved = { ...renamed, git_url: 'https://deploy@example.test/new.git' }
+    expectNoContent(await p.request('PUT', `/repositories/${id}`, moved))
+    expect(await storedUrl()).toBe('https://deploy@example.test/new.git')
+
+    expectNoContent(await p.request('DELETE', `/repositories/${id}`))
+    const events = await p.request('GET', '/events')
+    expect(events.text).not.toContain('OLD-SECRET')
+    expect(expectBody(events, 200, z.array(Event)).map((e) => e.description)).toEqual(
+      expect.arrayContaining([
+        'Repository https://deploy@example.test/old.git updated',
+        'Repository https://deploy@example.test/new.git deleted',
+      ]),
+    )
+  })
+
+  describe('restoring a backup', () => {
+    function backupWith(repository: Record<string, unknown>) {
+      return {
+        meta: { name: unique('restored') },
+        keys: [{ name: 'None', type: 'none' }],
+        repositories: [
+          {
+            name: 'repo',
+            git_url: 'https://example.test/app.git',
+            git_branch: 'main',
+            ssh_key: 'None',
+            ...repository,
+          },
+        ],
+        templates: [{ name: 'tpl', app: 'ansible', playbook: 'site.yml', repository: 'repo' }],
+      }
+    }
+    const restore = (json: unknown) =>
+      world.request('POST', '/api/projects/restore', { as: admin.as, json })
+    /** Every row a restore writes. */
+    const projects = async () => {
+      const parts: string[] = []
+      for (const table of ['project', 'access_key', 'repository', 'template', 'event'] as const) {
+        const rows = await db.kysely.selectFrom(table).selectAll().orderBy('id').execute()
+        parts.push(JSON.stringify(rows))
+      }
+      return parts.join('\n')
+    }
+
+    it('drops the password of a URL and keeps the user name', async () => {
+      const restored = expectBody(
+        await restore(backupWith({ git_url: 'https://deploy:FILE-SECRET@example.test/app.git' })),
+        200,
+        Project,
+      )
+      const q = new ProjectResources(world.request.bind(world), admin.as, restored.id)
+      const [repo] = await q.list('/repositories', Repository)
+      expect(repo?.git_url).toBe('https://deploy@example.test/app.git')
+      expect(await projectRows(db, 'repository', restored.id)).not.toContain('FILE-SECRET')
+      expect(await projectRows(db, 'event', restored.id)).not.toContain('FILE-SECRET')
+    })
+
+    it('refuses a URL or branch git could read as an option, writing nothing', async () => {
+      const before = await projects()
+      const refused: Array<[Record<string, unknown>, RegExp]> = [
+        [{ git_url: '--upload-pack=true' }, /repository "repo" has an incorrect URL/],
+        [{ git_url: 'ext::sh -c true' }, /repository "repo" has an incorrect URL/],
+        [{ git_url: 'ssh://-oProxyCommand=x/repo' }, /repository "repo" has an incorrect URL/],
+        [{ git_url: '' }, /repository "repo" has an incorrect URL/],
+        [{ git_branch: '--upload-pack=x' }, /repository "repo" has an incorrect branch/],
+        [{ git_url: `https://example.test/${'x'.repeat(2100)}` }, /repository url is too long/],
+        [{ git_branch: 'b'.repeat(256) }, /repositories\.0\.git_branch.*at most 255/],
+      ]
+      for (const [fields, message] of refused) {
+        expectError(await restore(backupWith(fields)), 400, message)
+      }
+      const long = backupWith({})
+      const tooLong: Array<[Record<string, unknown>, RegExp]> = [
+        [{ start_version: 'v'.repeat(256) }, /templates\.0\.start_version.*at most 255/],
+        [{ git_branch: 'b'.repeat(256) }, /templates\.0\.git_branch.*at most 255/],
+        [{ app: 'a'.repeat(65) }, /templates\.0\.app.*at most 64/],
+        [
+          { vaults: [{ name: 'n'.repeat(256), type: 'password' }] },
+          /templates\.0\.vaults\.0\.name.*at most 255/,
+        ],
+      ]
+      for (const [fields, message] of tooLong) {
+        const file = { ...long, templates: [{ ...long.templates[0], ...fields }] }
+        expectError(await restore(file), 400, message)
+      }
+      expect(await projects()).toBe(before)
+    })
+
+    it('restores what it exports', async () => {
+      const file = backupWith({ git_url: 'git@example.test:org/app.git' })
+      const restored = expectBody(await restore(file), 200, Project)
+      const exported = expectBody(
+        await world.request('GET', `/api/project/${restored.id}/backup`, { as: admin.as }),
+        200,
+        ProjectBackup,
+      )
+      expect(exported.repositories).toEqual([file.repositories[0]])
+    })
   })
 
   it('sorts by name, URL or key name, and falls back to the name', async () => {

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { Project, ProjectBackup } from '@flagman/contract'
-import { INVENTORY_TYPES } from '@flagman/contract'
+import { classifyRepositoryUrl, INVENTORY_TYPES, withoutUrlPassword } from '@flagman/contract'
 import type { Database, Db } from '@flagman/db'
 import { flag, insertReturningId, nowIso } from '@flagman/db'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.js'
+import type { SecretBox } from '../../lib/secret-box.js'
 import { cronError } from '../../lib/cron.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, UnauthorizedError } from '../../platform/errors.js'
@@ -60,6 +61,17 @@ function verify(backup: ProjectBackup): void {
     if (!repo.ssh_key) fail(`repository "${repo.name}" names no access key`)
     if (!keys.has(repo.ssh_key))
       fail(`repository "${repo.name}" uses a key "${repo.ssh_key}" that is not in the file`)
+    // The rules of the repository routes: git must not read the URL or branch as an option.
+    if (!classifyRepositoryUrl(repo.git_url)) {
+      fail(
+        `repository "${repo.name}" has an incorrect URL: use a local path starting with /, user@host:path, or a git, file, ssh, http or https URL`,
+      )
+    }
+    if (repo.git_branch?.trim().startsWith('-')) {
+      fail(
+        `repository "${repo.name}" has an incorrect branch: a branch name can not start with "-"`,
+      )
+    }
   }
   for (const inv of backup.inventories) {
     if (!(INVENTORY_TYPES as readonly string[]).includes(inv.type)) {
@@ -128,6 +140,7 @@ async function freeAlias(trx: Kysely<Database>, wanted: string): Promise<string>
 export async function restoreProject(
   db: Db,
   config: Config,
+  secrets: SecretBox,
   actor: Actor,
   backup: ProjectBackup,
 ): Promise<Project> {
@@ -175,7 +188,7 @@ export async function restoreProject(
         await insertReturningId(ctx, 'environment', {
           project_id: projectId,
           name: e.name,
-          password: e.password ?? null,
+          password: e.password ? secrets.encrypt(e.password) : null,
           json: e.json || '{}',
           env: e.env ?? null,
           created,
@@ -210,7 +223,9 @@ export async function restoreProject(
         await insertReturningId(ctx, 'repository', {
           project_id: projectId,
           name: r.name,
-          git_url: r.git_url,
+          // A password in the URL (files written elsewhere may have one) is left out; the
+          // key store is where it belongs.
+          git_url: withoutUrlPassword(r.git_url),
           git_branch: r.git_branch ?? '',
           ssh_key_id: must(ids.key, r.ssh_key),
           created,

@@ -4,7 +4,13 @@ import type {
   Repository,
   UpdateRepositoryBody,
 } from '@flagman/contract'
-import { classifyRepositoryUrl, type REPOSITORY_SORT_COLUMNS } from '@flagman/contract'
+import {
+  classifyRepositoryUrl,
+  REPOSITORY_URL_PASSWORD_MESSAGE,
+  repositoryUrlPassword,
+  type REPOSITORY_SORT_COLUMNS,
+  withoutUrlPassword,
+} from '@flagman/contract'
 import type { Database, Db, RepositoryTable } from '@flagman/db'
 import { insertReturningId, nowIso } from '@flagman/db'
 import type { Kysely, Selectable } from 'kysely'
@@ -19,18 +25,26 @@ type CreateInput = z.output<typeof CreateRepositoryBody>
 type UpdateInput = z.output<typeof UpdateRepositoryBody>
 type Row = Selectable<RepositoryTable>
 
+/**
+ * A password an older version stored in the URL never leaves the server: the URL is
+ * answered without it (tasks still use it, through git's askpass).
+ */
 function toRepository(row: Row): Repository {
   return {
     id: row.id,
     name: row.name,
     project_id: row.project_id,
-    git_url: row.git_url,
+    git_url: withoutUrlPassword(row.git_url),
     git_branch: row.git_branch,
     ssh_key_id: row.ssh_key_id,
   }
 }
 
-/** URL and branch rules: a recognisable URL, and a branch unless the repository is local. */
+/**
+ * URL and branch rules: a recognisable URL that git can not read as an option and that
+ * carries no password (passwords belong in the key store), and a branch (not starting with
+ * `-`) unless the repository is local.
+ */
 async function validate(trx: Kysely<Database>, projectId: number, input: CreateInput) {
   if (input.git_url === '') throw new BadRequestError("repository url can't be empty")
   const kind = classifyRepositoryUrl(input.git_url)
@@ -39,9 +53,16 @@ async function validate(trx: Kysely<Database>, projectId: number, input: CreateI
       'Incorrect URL: use a local path starting with /, user@host:path, or a git, file, ssh, http or https URL',
     )
   }
+  if (repositoryUrlPassword(input.git_url) !== null) {
+    throw new BadRequestError(REPOSITORY_URL_PASSWORD_MESSAGE)
+  }
   const branch = input.git_branch ?? ''
   if (kind !== 'local' && branch === '')
     throw new BadRequestError("repository branch can't be empty")
+  // git would read such a branch as an option.
+  if (branch.startsWith('-')) {
+    throw new BadRequestError('Incorrect branch: a branch name can not start with "-"')
+  }
   await assertInProject(trx, 'access_key', projectId, input.ssh_key_id, 'Access key')
   const key = await trx
     .selectFrom('access_key')
@@ -107,7 +128,7 @@ export async function createRepository(
       userId: actor.id,
       objectType: 'repository',
       objectId: id,
-      description: `Repository ${input.git_url} created`,
+      description: `Repository ${withoutUrlPassword(input.git_url)} created`,
     })
     return toRepository(await findRow(trx, projectId, id))
   })
@@ -122,13 +143,16 @@ export async function updateRepository(
 ): Promise<void> {
   assertSameIds(input, { projectId, id }, 'Repository')
   await db.kysely.transaction().execute(async (trx) => {
-    await findRow(trx, projectId, id)
+    const stored = await findRow(trx, projectId, id)
     const { branch } = await validate(trx, projectId, input)
+    // The URL as answered (without a stored password) keeps the stored password.
+    const url =
+      input.git_url === withoutUrlPassword(stored.git_url) ? stored.git_url : input.git_url
     await trx
       .updateTable('repository')
       .set({
         name: input.name,
-        git_url: input.git_url,
+        git_url: url,
         git_branch: branch,
         ssh_key_id: input.ssh_key_id,
       })
@@ -139,7 +163,7 @@ export async function updateRepository(
       userId: actor.id,
       objectType: 'repository',
       objectId: id,
-      description: `Repository ${input.git_url} updated`,
+      description: `Repository ${withoutUrlPassword(url)} updated`,
     })
   })
 }
@@ -164,7 +188,7 @@ export async function deleteRepository(
       userId: actor.id,
       objectType: 'repository',
       objectId: id,
-      description: `Repository ${row.git_url} deleted`,
+      description: `Repository ${withoutUrlPassword(row.git_url)} deleted`,
     })
   })
 }

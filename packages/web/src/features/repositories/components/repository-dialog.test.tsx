@@ -62,6 +62,19 @@ describe('RepositoryDialog', { timeout: SLOW_TEST_MS }, () => {
     },
   )
 
+  it('refuses a URL with a password and points to the key store', async () => {
+    const { requests } = mockFetch({})
+    renderDialog()
+    await userEvent.type(field(/^URL or path/), 'https://deploy:s3cret@example.com/site.git')
+    await submit('Create')
+    expect(
+      await screen.findByText(
+        'Incorrect URL: put the password in a key of the key store (login with password) instead of the URL',
+      ),
+    ).toBeInTheDocument()
+    expect(requests).toHaveLength(0)
+  })
+
   it('needs a branch for a remote URL, and trims URL and branch', async () => {
     const { requests } = mockFetch({
       'POST /api/project/3/repositories': { status: 201, body: { ...site, id: 8 } },

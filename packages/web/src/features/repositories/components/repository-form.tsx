@@ -3,6 +3,7 @@ import {
   type CreateRepositoryBody,
   MAX_NAME_LENGTH,
   type Repository,
+  repositoryUrlPassword,
 } from '@flagman/contract'
 import { zodResolver } from '@hookform/resolvers/zod'
 import MenuItem from '@mui/material/MenuItem'
@@ -44,7 +45,9 @@ export function repositoryFormSchema(t: TFunction<'repositories'>) {
         .trim()
         .min(1, t('form.urlRequired'))
         .max(MAX_URL_LENGTH, tooLong(MAX_URL_LENGTH))
-        .refine((url) => classifyRepositoryUrl(url) !== null, t('form.urlIncorrect')),
+        .refine((url) => classifyRepositoryUrl(url) !== null, t('form.urlIncorrect'))
+        // The server refuses passwords in URLs: they belong in the key store.
+        .refine((url) => repositoryUrlPassword(url) === null, t('form.urlPassword')),
       git_branch: z.string().trim().max(MAX_NAME_LENGTH, tooLong(MAX_NAME_LENGTH)),
       ssh_key_id: z.string().min(1, t('form.accessKeyRequired')),
     })
