@@ -17,6 +17,11 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'same-origin',
 }
 
+/** The nonce the policy's `style-src` allows, if any. */
+function styleNonce(policy: string): string | undefined {
+  return /(?:^|;)\s*style-src 'self' 'nonce-([^']+)'(?:;|$)/.exec(policy)?.[1]
+}
+
 /** A local git repository holding one script that prints a coloured line. */
 function scriptRepository(): { path: string; dispose(): void } {
   const path = mkdtempSync(join(tmpdir(), 'flagman-e2e-csp-'))
@@ -50,8 +55,29 @@ test.describe('content security policy', () => {
       expect(policy, path).toContain("default-src 'self'")
       expect(policy, path).toContain("script-src 'self'")
       expect(policy, path).toContain("frame-ancestors 'none'")
-      expect(policy, path).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+      expect(policy, path).not.toContain('unsafe-inline')
+      if (path.startsWith('/api/') || path.includes('.')) {
+        // Only the console's page names a nonce.
+        expect(policy, path).toContain("style-src 'self';")
+        expect(policy, path).not.toContain('nonce-')
+      } else {
+        expect(styleNonce(policy), path).toMatch(/^[A-Za-z0-9+/]{22,}={0,2}$/)
+        expect(headers['cache-control'], path).toBe('no-store')
+      }
     }
+  })
+
+  test('each load of the console gets its own style nonce', async ({ request }) => {
+    const nonces: string[] = []
+    for (let load = 0; load < 2; load++) {
+      const response = await request.get('/')
+      const nonce = styleNonce(response.headers()['content-security-policy'] ?? '')
+      expect(nonce).toBeDefined()
+      // The page hands the same nonce to the console.
+      expect(await response.text()).toContain(`<meta property="csp-nonce" nonce="${nonce}">`)
+      nonces.push(nonce ?? '')
+    }
+    expect(nonces[0]).not.toBe(nonces[1])
   })
 
   test('no screen of the console breaks the policy', async ({ page, adminApi }) => {
@@ -112,8 +138,21 @@ test.describe('content security policy', () => {
       await signIn(page)
       const base = `/project/${project.id}`
 
-      await page.goto(`${base}/templates`)
+      const answer = await page.goto(`${base}/templates`)
       await expect(page.getByText('hello', { exact: true }).first()).toBeVisible()
+      // Every style element of the page carries this answer's nonce; the browser hides the
+      // attribute from the page's markup.
+      const nonce = styleNonce((await answer?.allHeaders())?.['content-security-policy'] ?? '')
+      expect(nonce).toBeDefined()
+      const styles = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('style'), (style) => ({
+          emotion: style.hasAttribute('data-emotion'),
+          nonce: style.nonce,
+          attribute: style.getAttribute('nonce'),
+        })),
+      )
+      expect(styles.filter((style) => style.emotion).length).toBeGreaterThan(0)
+      for (const style of styles) expect(style).toMatchObject({ nonce, attribute: '' })
 
       // The task log reads live output over the websocket.
       const task = await adminApi.call(taskRoutes.create, {

@@ -52,6 +52,10 @@ function firstPageChunks() {
 
 export default defineConfig({
   plugins: [react()],
+  // The server puts a fresh nonce in place of this name in each answer with the page: on the
+  // page's own script and link tags, and on `<meta property="csp-nonce">`, from which the
+  // console marks its style elements.
+  html: { cspNonce: '__FLAGMAN_CSP_NONCE__' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -1,7 +1,16 @@
+import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply } from 'fastify'
+import { allowStyleNonce } from './headers.js'
+
+/**
+ * What the console's build writes where each answer puts its nonce (Vite's `html.cspNonce`,
+ * set in the console's `vite.config.ts`): on its own script and link tags and on
+ * `<meta property="csp-nonce">`, from which the console reads it for its style elements.
+ */
+export const CSP_NONCE_PLACEHOLDER = '__FLAGMAN_CSP_NONCE__'
 
 /**
  * Serves the built console at `/`. Paths under `/api` never fall back to the console: an
@@ -34,14 +43,17 @@ export async function registerStatic(app: FastifyInstance, webDir: string): Prom
         )
     }
     // index.html is small and changes only on rebuild; read it per request so a rebuild
-    // needs no restart.
-    return reply
-      .header('Cache-Control', 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(readFileSync(indexFile))
+    // needs no restart. Each answer gets a fresh nonce, so it must never be stored and
+    // served again.
+    const nonce = randomBytes(18).toString('base64')
+    allowStyleNonce(reply, nonce)
+    const page = readFileSync(indexFile, 'utf8').replaceAll(CSP_NONCE_PLACEHOLDER, () => nonce)
+    return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(page)
   }
-  // The static wildcard would answer `/` itself, with 403 for a folder without an index.
+  // The static wildcard would answer `/` itself, with 403 for a folder without an index, and
+  // `/index.html` without its nonce.
   app.get('/', (_request, reply) => sendConsole(reply))
+  if (hasConsole) app.get('/index.html', (_request, reply) => sendConsole(reply))
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? ''
     if (path === '/api' || path.startsWith('/api/')) {

@@ -354,12 +354,43 @@ describe.each(dialects())('platform hardening on %s', (dialect) => {
   })
 
   describe('security headers', () => {
+    // A console folder of its own, so the page's answers do not depend on a console build.
+    let site: TestServer
+    let siteWorld: World
+    const PLACEHOLDER = '__FLAGMAN_CSP_NONCE__'
+    beforeAll(async () => {
+      const webDir = scratchFolder()
+      mkdirSync(join(webDir, 'assets'))
+      writeFileSync(
+        join(webDir, 'index.html'),
+        `<!doctype html><html><head><script type="module" nonce="${PLACEHOLDER}" ` +
+          `src="/assets/index-abc123.js"></script><meta property="csp-nonce" ` +
+          `nonce="${PLACEHOLDER}"></head><body><div id="root"></div></body></html>`,
+      )
+      writeFileSync(join(webDir, 'assets', 'index-abc123.js'), 'export {}\n')
+      writeFileSync(join(webDir, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
+      site = await startTestServer(dialect, { FLAGMAN_WEB_DIR: webDir })
+      siteWorld = new World(site)
+    })
+    afterAll(async () => {
+      await site?.stop()
+    })
+
     const expected = {
       'content-security-policy': expect.stringContaining("frame-ancestors 'none'"),
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
     }
+    /** The policy of every answer but the console's page: no nonce, nothing inline. */
+    const STRICT_POLICY =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+      "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; " +
+      "form-action 'self'; frame-ancestors 'none'"
+    /** The console page's policy: the same, with the answer's nonce in `style-src`. */
+    const PAGE_POLICY = new RegExp(
+      `^${STRICT_POLICY.replace("style-src 'self'", "style-src 'self' 'nonce-([A-Za-z0-9+/]{22,}={0,2})'")}$`,
+    )
 
     it.each([
       ['GET', '/api/ping'],
@@ -367,34 +398,53 @@ describe.each(dialects())('platform hardening on %s', (dialect) => {
       ['GET', '/api/no-such-thing'],
       ['GET', '/api/project/%zz'],
       ['POST', '/api/auth/login'],
-      ['GET', '/'],
-      ['GET', '/project/1/history'],
       ['GET', '/favicon.svg'],
+      ['GET', '/assets/index-abc123.js'],
       ['GET', '/missing.js'],
-    ])('are on the answer to %s %s', async (method, path) => {
-      const result = await world.request(method, path, {
+    ])('are on the answer to %s %s, without a nonce', async (method, path) => {
+      const result = await siteWorld.request(method, path, {
         ...(method === 'POST' ? { json: { auth: 'nobody', password: 'x' } } : {}),
       })
       const headers = Object.fromEntries(result.headers.entries())
       expect(headers).toMatchObject(expected)
-      const policy = headers['content-security-policy'] ?? ''
-      for (const directive of [
-        "default-src 'self'",
-        "script-src 'self'",
-        "object-src 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "connect-src 'self'",
-      ]) {
-        expect(policy).toContain(directive)
-      }
-      expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+      expect(headers['content-security-policy']).toBe(STRICT_POLICY)
+    })
+
+    it.each(['/', '/project/1/history', '/index.html'])(
+      'give the console page at %s a fresh style nonce, never cached',
+      async (path) => {
+        const nonces: string[] = []
+        for (let load = 0; load < 2; load++) {
+          const result = await siteWorld.request('GET', path)
+          expect(result.status).toBe(200)
+          const headers = Object.fromEntries(result.headers.entries())
+          expect(headers).toMatchObject(expected)
+          expect(headers['cache-control']).toBe('no-store')
+          const policy = headers['content-security-policy'] ?? ''
+          expect(policy).not.toContain('unsafe-inline')
+          const nonce = PAGE_POLICY.exec(policy)?.[1]
+          expect(nonce, policy).toBeDefined()
+          expect(Buffer.from(nonce ?? '', 'base64').length).toBeGreaterThanOrEqual(16)
+          // The page carries the nonce of its own answer, in every place the build marked.
+          expect(result.text).not.toContain(PLACEHOLDER)
+          expect(result.text.split(`nonce="${nonce}"`)).toHaveLength(3)
+          nonces.push(nonce ?? '')
+        }
+        expect(nonces[0]).not.toBe(nonces[1])
+      },
+    )
+
+    it('keep hashed files cacheable', async () => {
+      const result = await siteWorld.request('GET', '/assets/index-abc123.js')
+      expect(result.status).toBe(200)
+      expect(result.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     })
 
     it('are on answers with a session too', async () => {
       const result = await world.request('GET', '/api/projects', { as: admin.as })
       expect(result.status).toBe(200)
       expect(Object.fromEntries(result.headers.entries())).toMatchObject(expected)
+      expect(result.headers.get('content-security-policy')).toBe(STRICT_POLICY)
     })
   })
 })

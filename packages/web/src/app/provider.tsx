@@ -1,3 +1,5 @@
+import createCache, { type EmotionCache } from '@emotion/cache'
+import { CacheProvider } from '@emotion/react'
 import CssBaseline from '@mui/material/CssBaseline'
 import { ThemeProvider } from '@mui/material/styles'
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
@@ -10,6 +12,27 @@ import { createAppTheme } from './theme'
 export function readDarkMode(): boolean {
   const value = readStorage(storageKeys.darkMode)
   return value === '1' || value === 'true'
+}
+
+/**
+ * The nonce the server gave this page for its style elements, from the
+ * `<meta property="csp-nonce">` it fills in. Browsers hide the attribute once the page runs
+ * under a policy; the element's `nonce` property still holds it.
+ */
+export function readCspNonce(): string | undefined {
+  const meta = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')
+  return meta?.nonce || meta?.getAttribute('nonce') || undefined
+}
+
+let styleCache: EmotionCache | undefined
+
+/**
+ * The one style cache of the page. Each `<style>` element the component library writes
+ * carries the page's nonce, the only way the policy lets a style element apply.
+ */
+function pageStyleCache(): EmotionCache {
+  styleCache ??= createCache({ key: 'css', nonce: readCspNonce() })
+  return styleCache
 }
 
 export function AppProvider({
@@ -35,10 +58,12 @@ export function AppProvider({
   return (
     <QueryClientProvider client={queryClient}>
       <ColorModeContext.Provider value={colorMode}>
-        <ThemeProvider theme={theme}>
-          <CssBaseline enableColorScheme />
-          <SnackbarProvider>{children}</SnackbarProvider>
-        </ThemeProvider>
+        <CacheProvider value={pageStyleCache()}>
+          <ThemeProvider theme={theme}>
+            <CssBaseline enableColorScheme />
+            <SnackbarProvider>{children}</SnackbarProvider>
+          </ThemeProvider>
+        </CacheProvider>
       </ColorModeContext.Provider>
     </QueryClientProvider>
   )
