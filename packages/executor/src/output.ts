@@ -18,7 +18,8 @@ function base64Url(text: string): string {
  *   the secret's bytes start at any of three offsets of a 3-byte group, so for each offset the
  *   run of characters that depends on the secret alone (the one or two characters at either
  *   end also depend on the neighbouring bytes and stay visible);
- * - URL encoding (`encodeURIComponent`), and form encoding with `+` for spaces;
+ * - URL encoding (`encodeURIComponent`, RFC 3986, with or without `/` escaped), and form
+ *   encoding with `+` for spaces;
  * - JSON string escaping (how Ansible and most tools print a variable's value), also with
  *   every non-ASCII character as `\uXXXX` (Python's `json.dumps`).
  */
@@ -38,7 +39,13 @@ export function encodedForms(secret: string): string[] {
     forms.push(core, base64Url(core))
   }
   const uri = encodeURIComponent(secret)
+  // RFC 3986 also escapes !'()*, as Python's quote does; quote and Jinja's urlencode keep '/'.
+  const strict = uri.replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
   forms.push(uri, uri.replace(/%20/g, '+'), new URLSearchParams([['', secret]]).toString().slice(1))
+  forms.push(strict, strict.replace(/%2F/g, '/'), uri.replace(/%2F/g, '/'))
   const json = JSON.stringify(secret).slice(1, -1)
   forms.push(
     json,

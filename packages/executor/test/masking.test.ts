@@ -51,6 +51,18 @@ describe('masking encoded secrets', () => {
     expect(out).toEqual(['"secret": "****"', '{"secret": "****"}'])
   })
 
+  it('hides URL encodings that keep slashes or escape every reserved character', () => {
+    const value = "MARKER-q/it's(1)*"
+    const python = 'MARKER-q/it%27s%281%29%2A'
+    const strict = 'MARKER-q%2Fit%27s%281%29%2A'
+    const uri = encodeURIComponent(value).replace(/%2F/g, '/')
+    expect(masked([value], [`a ${python}`, `b ${strict}`, `c ${uri}`])).toEqual([
+      'a ****',
+      'b ****',
+      'c ****',
+    ])
+  })
+
   it('hides the secret inside a longer base64 text, whatever its offset', () => {
     for (const before of ['', 'a', 'ab', 'abc', 'user:']) {
       for (const after of ['', 'x', 'xy', '\n--end--']) {
