@@ -1,12 +1,11 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import type { RouteDef } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { sql } from 'kysely'
 import WebSocket from 'ws'
 import type { z } from 'zod'
+
+export { gitRepository } from './tasks.js'
 
 /** `METHOD /path` of a route, as tables of cases name it. */
 export function routeKey(route: Pick<RouteDef, 'method' | 'path'>): string {
@@ -145,31 +144,6 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 25))
   }
-}
-
-/** A git repository in the temp folder holding `files`, on branch main. */
-export function gitRepository(files: Record<string, string>): { path: string; dispose(): void } {
-  const path = mkdtempSync(join(tmpdir(), 'flagman-attack-repo-'))
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: path,
-      stdio: 'pipe',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.test',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.test',
-      },
-    })
-  git('init', '-q', '-b', 'main')
-  // Scripts are committed executable.
-  for (const [name, text] of Object.entries(files)) {
-    writeFileSync(join(path, name), text, { mode: /(\.sh|-client)$/.test(name) ? 0o755 : 0o644 })
-  }
-  git('add', '.')
-  git('commit', '-q', '-m', 'files')
-  return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
 }
 
 /** A websocket connection to `/api/ws` that keeps the text of every frame it receives. */

@@ -25,8 +25,8 @@ export const SCRIPTS: Record<string, string> = {
   'fail.py': 'raise SystemExit("python failed")\n',
 }
 
-/** A git repository in the temp folder with the scripts committed; removed by `dispose`. */
-export function gitFixture(): { path: string; dispose(): void } {
+/** A git repository in the temp folder holding `files`, on branch main. */
+export function gitRepository(files: Record<string, string>): { path: string; dispose(): void } {
   const path = mkdtempSync(join(tmpdir(), 'flagman-repo-'))
   const git = (...args: string[]) =>
     execFileSync('git', args, {
@@ -41,10 +41,18 @@ export function gitFixture(): { path: string; dispose(): void } {
       },
     })
   git('init', '-q', '-b', 'main')
-  for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(path, name), text)
+  // Scripts are committed executable.
+  for (const [name, text] of Object.entries(files)) {
+    writeFileSync(join(path, name), text, { mode: /(\.sh|-client)$/.test(name) ? 0o755 : 0o644 })
+  }
   git('add', '.')
-  git('commit', '-q', '-m', 'scripts')
+  git('commit', '-q', '-m', 'files')
   return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+/** A git repository in the temp folder with the scripts committed; removed by `dispose`. */
+export function gitFixture(): { path: string; dispose(): void } {
+  return gitRepository(SCRIPTS)
 }
 
 const Item = z.object({ id: z.number() }).catchall(z.unknown())
