@@ -103,7 +103,8 @@ describe('flagman without a database', () => {
       expect(run.stdout).toBe('')
       expectFailure(run, message)
     }
-  })
+    // Seven processes, each loading the whole tool: on a loaded machine that takes a while.
+  }, 120_000)
 
   it('explains itself with --help and exits 0', async () => {
     const run = await flagman(inheritedEnv(), '--help')
