@@ -17,7 +17,7 @@ export type Access =
   | { kind: 'self' }
   | { kind: 'project'; permission: PermissionName | null; adminOnly?: boolean }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,

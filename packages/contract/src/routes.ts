@@ -1,5 +1,12 @@
 import * as auth from './auth/auth.routes.js'
 import * as events from './events/events.routes.js'
+import {
+  integrationAliasRoutes,
+  integrationMatcherRoutes,
+  integrationReceiverRoutes,
+  integrationRoutes,
+  integrationValueRoutes,
+} from './integrations/integrations.routes.js'
 import type { RouteDef } from './http.js'
 import * as projects from './projects/projects.routes.js'
 import {
@@ -43,4 +50,9 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(appRoutes),
   ...routesOf(taskRoutes),
   ...routesOf(activeTaskRoutes),
+  ...routesOf(integrationAliasRoutes),
+  ...routesOf(integrationRoutes),
+  ...routesOf(integrationMatcherRoutes),
+  ...routesOf(integrationValueRoutes),
+  ...routesOf(integrationReceiverRoutes),
 ]

@@ -8,6 +8,7 @@ import { backupRoutes } from './modules/backup/index.js'
 import { authRoutes } from './modules/auth/auth.routes.js'
 import { environmentsRoutes } from './modules/environments/index.js'
 import { eventsRoutes } from './modules/events/index.js'
+import { integrationsRoutes, receiverRoutes } from './modules/integrations/index.js'
 import { inventoriesRoutes } from './modules/inventories/index.js'
 import { keysRoutes } from './modules/keys/index.js'
 import { projectsRoutes } from './modules/projects/index.js'
@@ -90,6 +91,8 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   templatesRoutes(app)
   const tasks = tasksModule(app)
   schedulesModule(app, tasks)
+  integrationsRoutes(app)
+  await receiverRoutes(app)
   await registerRealtime(app, tasks.events)
   backupRoutes(app)
 

@@ -148,6 +148,8 @@ export const BackupIntegration = z.object({
   auth_method: optionalShort,
   auth_header: optionalName,
   searchable: z.boolean().nullish(),
+  /** Flagman's own: skip deliveries while a task it started is still waiting. */
+  debounce: z.boolean().nullish(),
   task_params: jsonText,
   template: short(),
   auth_secret: optionalName,

@@ -371,6 +371,10 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
       token_id: [token.id.slice(0, 8)],
       alias_id: [1],
       state_id: [1],
+      integration_id: [1],
+      matcher_id: [1],
+      value_id: [1],
+      alias: ['no-such-alias'],
     }
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
       let paths = [route.path]

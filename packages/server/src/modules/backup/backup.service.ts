@@ -241,6 +241,7 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
         auth_method: i.auth_method,
         auth_header: i.auth_header,
         searchable: Boolean(i.searchable),
+        debounce: i.debounce === 1 ? true : undefined,
         task_params: parseJson(i.task_params),
         template: renamed.tpls.get(i.template_id) ?? '',
         auth_secret: nameOf(renamed.keys, i.auth_secret_id),

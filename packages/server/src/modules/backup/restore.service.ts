@@ -307,6 +307,7 @@ export async function restoreProject(
         auth_header: i.auth_header ?? '',
         auth_secret_id: id(ids.key, i.auth_secret),
         searchable: flag(i.searchable),
+        debounce: flag(i.debounce),
         task_params: json(i.task_params),
       })
       for (const m of i.matchers) {

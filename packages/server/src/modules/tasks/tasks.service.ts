@@ -131,9 +131,10 @@ export function escapesRepository(path: string, app: string): boolean {
   return normal === '..' || normal.startsWith('../')
 }
 
-/** What started a task other than a person: a schedule. */
+/** What started a task other than a person: a schedule or an integration (webhook). */
 export interface TaskOrigin {
   scheduleId?: number
+  integrationId?: number
 }
 
 /**
@@ -244,10 +245,12 @@ export async function createTask(
     version,
     params: Object.keys(params).length ? JSON.stringify(params) : null,
     schedule_id: origin.scheduleId ?? null,
+    integration_id: origin.integrationId ?? null,
   })
   await insertEvent(db.kysely, {
     projectId,
     userId: requester?.actor.id ?? null,
+    integrationId: origin.integrationId ?? null,
     objectType: 'task',
     objectId: row.id,
     description: `Task ID ${row.id} queued for running`,

@@ -1,0 +1,2 @@
+export { integrationsRoutes } from './integrations.routes.js'
+export { receiverRoutes } from './receiver.routes.js'

@@ -1,0 +1,552 @@
+import { randomBytes } from 'node:crypto'
+import type {
+  CreateExtractValueBody,
+  CreateIntegrationBody,
+  CreateMatcherBody,
+  Integration,
+  IntegrationAlias,
+  IntegrationDelivery,
+  IntegrationExtractValue,
+  IntegrationMatcher,
+  IntegrationPartRefs,
+  IntegrationRefs,
+  UpdateExtractValueBody,
+  UpdateIntegrationBody,
+  UpdateMatcherBody,
+} from '@flagman/contract'
+import type { Database, Db } from '@flagman/db'
+import { flag } from '@flagman/db'
+import type { Kysely } from 'kysely'
+import type { z } from 'zod'
+import type { Config } from '../../config.js'
+import type { Actor } from '../../platform/actor.js'
+import { BadRequestError, NotFoundError } from '../../platform/errors.js'
+import { insertEvent } from '../events/index.js'
+import { assertSameIds, sortDirection } from '../project-scope.js'
+import * as repo from './integrations.repository.js'
+
+type Q = Kysely<Database>
+type IntegrationInput =
+  z.output<typeof CreateIntegrationBody> | z.output<typeof UpdateIntegrationBody>
+type MatcherInput = z.output<typeof CreateMatcherBody> | z.output<typeof UpdateMatcherBody>
+type CreateValueInput = z.output<typeof CreateExtractValueBody>
+type UpdateValueInput = z.output<typeof UpdateExtractValueBody>
+
+async function requireIntegration(db: Q, projectId: number, id: number) {
+  const row = await repo.findIntegrationRow(db, projectId, id)
+  if (!row) throw new NotFoundError('Integration')
+  return row
+}
+
+/** The template must be one of the project's; the secret a login_password key of it. */
+async function checkReferences(db: Q, projectId: number, input: IntegrationInput): Promise<void> {
+  if (!(await repo.templateExists(db, projectId, input.template_id))) {
+    throw new NotFoundError('Template')
+  }
+  if (input.auth_secret_id !== null && input.auth_secret_id !== undefined) {
+    const key = await repo.findKeyRow(db, projectId, input.auth_secret_id)
+    if (!key || key.environment_id !== null) throw new NotFoundError('Access key')
+    if (key.type !== 'login_password') {
+      throw new BadRequestError('auth_secret_id must be a key of type login_password')
+    }
+  }
+}
+
+function integrationValues(input: IntegrationInput) {
+  return {
+    name: input.name,
+    template_id: input.template_id,
+    auth_method: input.auth_method,
+    auth_secret_id: input.auth_secret_id ?? null,
+    auth_header: input.auth_header,
+    searchable: flag(input.searchable),
+    task_params: input.task_params ? JSON.stringify(input.task_params) : null,
+    debounce: flag(input.debounce),
+  }
+}
+
+export async function listIntegrations(
+  db: Db,
+  projectId: number,
+  order: string | undefined,
+): Promise<Integration[]> {
+  const rows = await repo.listIntegrationRows(db.kysely, projectId, sortDirection(order))
+  return rows.map(repo.toIntegration)
+}
+
+export async function getIntegration(db: Db, projectId: number, id: number) {
+  return repo.toIntegration(await requireIntegration(db.kysely, projectId, id))
+}
+
+export async function createIntegration(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  input: z.output<typeof CreateIntegrationBody>,
+): Promise<Integration> {
+  assertSameIds(input, { projectId }, 'Integration')
+  return db.kysely.transaction().execute(async (trx) => {
+    await checkReferences(trx, projectId, input)
+    const id = await repo.insertIntegration(
+      { kysely: trx, dialect: db.dialect },
+      { project_id: projectId, ...integrationValues(input) },
+    )
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId: id,
+      objectType: 'integration',
+      objectId: id,
+      description: `Integration ${input.name} created`,
+    })
+    return repo.toIntegration(await requireIntegration(trx, projectId, id))
+  })
+}
+
+export async function updateIntegration(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  id: number,
+  input: z.output<typeof UpdateIntegrationBody>,
+): Promise<void> {
+  assertSameIds(input, { projectId, id }, 'Integration')
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, id)
+    await checkReferences(trx, projectId, input)
+    await repo.updateIntegrationRow(trx, id, integrationValues(input))
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId: id,
+      objectType: 'integration',
+      objectId: id,
+      description: `Integration ${input.name} updated`,
+    })
+  })
+}
+
+export async function deleteIntegration(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    const row = await requireIntegration(trx, projectId, id)
+    await repo.deleteIntegrationRow(trx, id)
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      objectType: 'integration',
+      objectId: id,
+      description: `Integration ${row.name} deleted`,
+    })
+  })
+}
+
+/** Nothing refers to an integration; the compatible API answers with this placeholder. */
+export async function integrationRefs(
+  db: Db,
+  projectId: number,
+  id: number,
+): Promise<IntegrationRefs> {
+  await requireIntegration(db.kysely, projectId, id)
+  return { matchers: null, values: null }
+}
+
+export async function listDeliveries(
+  db: Db,
+  projectId: number,
+  id: number,
+): Promise<IntegrationDelivery[]> {
+  await requireIntegration(db.kysely, projectId, id)
+  const rows = await repo.listDeliveryRows(db.kysely, id)
+  return rows.map((row) => ({
+    id: row.id,
+    integration_id: row.integration_id,
+    created: row.created,
+    source: row.source,
+    result: row.result,
+    task_id: row.task_id,
+  }))
+}
+
+// Matchers
+
+/** Rules beyond single fields, worded as the compatible API words them. */
+function checkMatcher(input: MatcherInput): void {
+  if (input.match_type === 'header' && input.key.trim() === '')
+    throw new BadRequestError('No key set')
+  if (input.match_type === 'body') {
+    if (input.body_data_type === '') {
+      throw new BadRequestError('body_data_type must be "json" or "string" for a body matcher')
+    }
+    if (input.body_data_type === 'json' && input.key.trim() === '') {
+      throw new BadRequestError('No key set')
+    }
+  }
+  if (input.value === '') throw new BadRequestError('No value set')
+}
+
+function assertSameIntegration(input: { integration_id?: number | undefined }, id: number) {
+  if (input.integration_id !== undefined && input.integration_id !== id) {
+    throw new BadRequestError('Extractor ID in body and URL must be the same')
+  }
+}
+
+function matcherValues(input: MatcherInput) {
+  return {
+    name: input.name,
+    match_type: input.match_type,
+    method: input.method,
+    body_data_type: input.match_type === 'body' ? input.body_data_type : '',
+    key: input.match_type === 'body' && input.body_data_type === 'string' ? '' : input.key,
+    value: input.value,
+  }
+}
+
+async function requireMatcher(db: Q, integrationId: number, id: number) {
+  const row = await repo.findMatcherRow(db, integrationId, id)
+  if (!row) throw new NotFoundError('Matcher')
+  return row
+}
+
+export async function listMatchers(db: Db, projectId: number, integrationId: number) {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return (await repo.listMatcherRows(db.kysely, integrationId)).map(repo.toMatcher)
+}
+
+export async function getMatcher(db: Db, projectId: number, integrationId: number, id: number) {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return repo.toMatcher(await requireMatcher(db.kysely, integrationId, id))
+}
+
+export async function createMatcher(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  input: z.output<typeof CreateMatcherBody>,
+): Promise<IntegrationMatcher> {
+  assertSameIntegration(input, integrationId)
+  checkMatcher(input)
+  return db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const id = await repo.insertMatcher(
+      { kysely: trx, dialect: db.dialect },
+      { integration_id: integrationId, ...matcherValues(input) },
+    )
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationmatcher',
+      objectId: id,
+      description: `Integration matcher ${input.name} created`,
+    })
+    return repo.toMatcher(await requireMatcher(trx, integrationId, id))
+  })
+}
+
+export async function updateMatcher(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+  input: z.output<typeof UpdateMatcherBody>,
+): Promise<void> {
+  assertSameIntegration(input, integrationId)
+  if (input.id !== undefined && input.id !== id) {
+    throw new BadRequestError('Matcher ID in body and URL must be the same')
+  }
+  checkMatcher(input)
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    await requireMatcher(trx, integrationId, id)
+    await repo.updateMatcherRow(trx, id, matcherValues(input))
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationmatcher',
+      objectId: id,
+      description: `Integration matcher ${input.name} updated`,
+    })
+  })
+}
+
+export async function deleteMatcher(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const row = await requireMatcher(trx, integrationId, id)
+    await repo.deleteMatcherRow(trx, id)
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationmatcher',
+      objectId: id,
+      description: `Integration matcher ${row.name} deleted`,
+    })
+  })
+}
+
+export async function matcherRefs(
+  db: Db,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<IntegrationPartRefs> {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  await requireMatcher(db.kysely, integrationId, id)
+  return { integrations: [] }
+}
+
+// Extracted values
+
+interface ValueFields {
+  name: string
+  value_source: string
+  body_data_type: string
+  key: string
+  variable: string
+}
+
+/** Rules beyond single fields, worded as the compatible API words them. */
+function checkValue(value: ValueFields): void {
+  if (value.value_source === '') throw new BadRequestError('No Value Source defined')
+  if (value.value_source === 'body') {
+    if (value.body_data_type === '') {
+      throw new BadRequestError('Value Source but no body data type set')
+    }
+    if (value.body_data_type === 'json' && value.key === '') {
+      throw new BadRequestError('No Key set for JSON Body Data extraction.')
+    }
+  }
+  if (value.value_source === 'header' && value.key === '') {
+    throw new BadRequestError('Value Source set but no Key set')
+  }
+  if (value.variable === '') throw new BadRequestError('variable can not be empty')
+}
+
+function valueFields(value: ValueFields): ValueFields {
+  const body = value.value_source === 'body'
+  return {
+    name: value.name,
+    value_source: value.value_source,
+    body_data_type: body ? value.body_data_type : '',
+    key: body && value.body_data_type === 'string' ? '' : value.key,
+    variable: value.variable,
+  }
+}
+
+async function requireValue(db: Q, integrationId: number, id: number) {
+  const row = await repo.findValueRow(db, integrationId, id)
+  if (!row) throw new NotFoundError('Extracted value')
+  return row
+}
+
+export async function listValues(db: Db, projectId: number, integrationId: number) {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return (await repo.listValueRows(db.kysely, integrationId)).map(repo.toExtractValue)
+}
+
+export async function getValue(db: Db, projectId: number, integrationId: number, id: number) {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return repo.toExtractValue(await requireValue(db.kysely, integrationId, id))
+}
+
+export async function createValue(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  input: CreateValueInput,
+): Promise<IntegrationExtractValue> {
+  assertSameIntegration(input, integrationId)
+  checkValue(input)
+  return db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const id = await repo.insertValue(
+      { kysely: trx, dialect: db.dialect },
+      { integration_id: integrationId, ...valueFields(input) },
+    )
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationextractvalue',
+      objectId: id,
+      description: `Integration extracted value ${input.name} created`,
+    })
+    return repo.toExtractValue(await requireValue(trx, integrationId, id))
+  })
+}
+
+export async function updateValue(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+  input: UpdateValueInput,
+): Promise<void> {
+  if (input.id !== id) throw new BadRequestError('Value ID in body and URL must be the same')
+  assertSameIntegration(input, integrationId)
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const stored = await requireValue(trx, integrationId, id)
+    const merged: ValueFields = {
+      name: input.name ?? stored.name,
+      value_source: input.value_source ?? stored.value_source,
+      body_data_type: input.body_data_type ?? stored.body_data_type,
+      key: input.key ?? stored.key,
+      variable: input.variable ?? stored.variable,
+    }
+    checkValue(merged)
+    await repo.updateValueRow(trx, id, valueFields(merged))
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationextractvalue',
+      objectId: id,
+      description: `Integration extracted value ${merged.name} updated`,
+    })
+  })
+}
+
+export async function deleteValue(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const row = await requireValue(trx, integrationId, id)
+    await repo.deleteValueRow(trx, id)
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integrationextractvalue',
+      objectId: id,
+      description: `Integration extracted value ${row.name} deleted`,
+    })
+  })
+}
+
+export async function valueRefs(
+  db: Db,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<IntegrationPartRefs> {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  await requireValue(db.kysely, integrationId, id)
+  return { integrations: [] }
+}
+
+// Aliases
+
+/** Public address of an alias: the console's host, or the local one when none is set. */
+export function aliasUrl(config: Config, alias: string): string {
+  const host = config.webHost || `http://localhost:${config.port}`
+  return `${host}/api/integrations/${alias}`
+}
+
+const ALIAS_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
+
+/** 16 random characters from a 36-letter alphabet (about 82 bits). */
+function newAlias(): string {
+  const bytes = randomBytes(32)
+  let alias = ''
+  for (const byte of bytes) {
+    // 252 = 7 × 36: rejecting larger bytes keeps every letter equally likely.
+    if (byte < 252) alias += ALIAS_ALPHABET[byte % 36]
+    if (alias.length === 16) return alias
+  }
+  return alias + newAlias().slice(alias.length)
+}
+
+function toAlias(config: Config, row: repo.AliasRow): IntegrationAlias {
+  return { id: row.id, url: aliasUrl(config, row.alias) }
+}
+
+export async function listAliases(
+  db: Db,
+  config: Config,
+  projectId: number,
+  integrationId: number | null,
+): Promise<IntegrationAlias[]> {
+  if (integrationId !== null) await requireIntegration(db.kysely, projectId, integrationId)
+  const rows = await repo.listAliasRows(db.kysely, projectId, integrationId)
+  return rows.map((row) => toAlias(config, row))
+}
+
+export async function createAlias(
+  db: Db,
+  config: Config,
+  actor: Actor,
+  projectId: number,
+  integrationId: number | null,
+): Promise<IntegrationAlias> {
+  return db.kysely.transaction().execute(async (trx) => {
+    if (integrationId !== null) await requireIntegration(trx, projectId, integrationId)
+    const alias = newAlias()
+    const id = await repo.insertAlias(
+      { kysely: trx, dialect: db.dialect },
+      projectId,
+      integrationId,
+      alias,
+    )
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integration',
+      objectId: integrationId,
+      description:
+        integrationId === null
+          ? 'Project integration alias created'
+          : `Alias of integration ID ${integrationId} created`,
+    })
+    return { id, url: aliasUrl(config, alias) }
+  })
+}
+
+export async function deleteAlias(
+  db: Db,
+  actor: Actor,
+  projectId: number,
+  integrationId: number | null,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    if (integrationId !== null) await requireIntegration(trx, projectId, integrationId)
+    const row = await repo.findAliasRow(trx, projectId, integrationId, id)
+    if (!row) throw new NotFoundError('Alias')
+    await repo.deleteAliasRow(trx, id)
+    await insertEvent(trx, {
+      projectId,
+      userId: actor.id,
+      integrationId,
+      objectType: 'integration',
+      objectId: integrationId,
+      description:
+        integrationId === null
+          ? 'Project integration alias deleted'
+          : `Alias of integration ID ${integrationId} deleted`,
+    })
+  })
+}
