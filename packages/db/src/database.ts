@@ -178,6 +178,26 @@ export interface ScheduleTable {
   last_commit_hash: string | null
   active: Flag
   created: string
+  /** IANA time zone; empty: the server's default. */
+  timezone: Generated<string>
+  /** `skip` or `run_once`. */
+  missed_run_policy: Generated<string>
+  /** Every due time up to this one has been dealt with; null until a clock has seen it. */
+  evaluated_until: string | null
+}
+
+/** One due time of a schedule; (schedule_id, due) is unique. */
+export interface ScheduleRunTable {
+  id: Id
+  schedule_id: number
+  task_id: number | null
+  due: string
+  fired: string
+  /** `started`, `missed`, `unchanged` or `pending`. */
+  outcome: string
+  /** `server_down`, `template_busy` or `error`; null when it ran on time. */
+  reason: string | null
+  count: Generated<number>
 }
 
 export interface TaskTable {
@@ -226,6 +246,8 @@ export interface IntegrationTable {
   auth_header: Generated<string>
   task_params: string | null
   searchable: Flag
+  /** Skip a delivery while a task it started is still waiting. */
+  debounce: Flag
 }
 
 export interface IntegrationMatcherTable {
@@ -254,6 +276,17 @@ export interface IntegrationAliasTable {
   project_id: number
   integration_id: number | null
   alias: string
+}
+
+/** One webhook delivery to an integration and what came of it. */
+export interface IntegrationDeliveryTable {
+  id: Id
+  integration_id: number
+  created: string
+  /** Address the delivery came from. */
+  source: Generated<string>
+  result: string
+  task_id: number | null
 }
 
 export interface RunnerTable {
@@ -286,11 +319,13 @@ export interface Database {
   template: TemplateTable
   template_vault: TemplateVaultTable
   schedule: ScheduleTable
+  schedule_run: ScheduleRunTable
   task: TaskTable
   task_output: TaskOutputTable
   integration: IntegrationTable
   integration_matcher: IntegrationMatcherTable
   integration_extract_value: IntegrationExtractValueTable
   integration_alias: IntegrationAliasTable
+  integration_delivery: IntegrationDeliveryTable
   runner: RunnerTable
 }

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path'
 import { parseDbUrl, type DbConfig } from '@flagman/db'
 import { z } from 'zod'
+import { isTimeZone } from './lib/cron.js'
 
 /** Server settings, read from `FLAGMAN_*` environment variables. Every one has a safe default. */
 export interface Config {
@@ -30,6 +31,8 @@ export interface Config {
   loginLockSeconds: number
   /** Seconds between pings on the live socket; a client that misses one is disconnected. */
   wsPingSeconds: number
+  /** IANA time zone of schedules that do not name their own (`UTC` by default). */
+  scheduleTimezone: string
   /** Base64 AES-256 key for secrets at rest; empty: generated once into the data folder. */
   accessKeyEncryption: string
   /** First admin, created on start when there are no users yet. */
@@ -62,6 +65,12 @@ const EnvSchema = z.object({
   FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   FLAGMAN_LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
   FLAGMAN_WS_PING_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  FLAGMAN_SCHEDULE_TIMEZONE: z
+    .string()
+    .trim()
+    .transform((v) => v || 'UTC')
+    .refine(isTimeZone, 'unknown time zone (expected an IANA name such as Europe/Berlin)')
+    .default('UTC'),
   FLAGMAN_ACCESS_KEY_ENCRYPTION: z.string().default(''),
   FLAGMAN_ADMIN_LOGIN: z.string().default('admin'),
   FLAGMAN_ADMIN_PASSWORD: z.string().default(''),
@@ -101,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
       e.FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS ?? e.FLAGMAN_LOGIN_MAX_ATTEMPTS * 10,
     loginLockSeconds: e.FLAGMAN_LOGIN_LOCK_SECONDS,
     wsPingSeconds: e.FLAGMAN_WS_PING_SECONDS,
+    scheduleTimezone: e.FLAGMAN_SCHEDULE_TIMEZONE,
     accessKeyEncryption: e.FLAGMAN_ACCESS_KEY_ENCRYPTION,
     adminLogin: e.FLAGMAN_ADMIN_LOGIN,
     adminPassword: e.FLAGMAN_ADMIN_PASSWORD,

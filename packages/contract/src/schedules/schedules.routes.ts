@@ -3,8 +3,11 @@ import { PathId } from '../common/fields.js'
 import { access, defineRoute } from '../http.js'
 import {
   CreateScheduleBody,
+  PreviewScheduleBody,
   Schedule,
   ScheduleActiveBody,
+  SchedulePreview,
+  ScheduleRun,
   ScheduleWithTemplate,
   UpdateScheduleBody,
   ValidateCronBody,
@@ -43,6 +46,19 @@ export const scheduleRoutes = {
     body: ValidateCronBody,
     status: 200,
   }),
+  /**
+   * The next times an expression names in a time zone, as the server's clock reads them;
+   * refusals are worded as for `validate`. Any member may ask: nothing is stored.
+   */
+  preview: defineRoute({
+    method: 'POST',
+    path: `${base}/preview`,
+    access: access.project(),
+    params: ProjectParams,
+    body: PreviewScheduleBody,
+    response: SchedulePreview,
+    status: 200,
+  }),
   get: defineRoute({
     method: 'GET',
     path: `${base}/:schedule_id`,
@@ -66,6 +82,15 @@ export const scheduleRoutes = {
     params: ScheduleParams,
     body: ScheduleActiveBody,
     status: 204,
+  }),
+  /** The latest due times of the schedule as the clock recorded them, newest first. */
+  runs: defineRoute({
+    method: 'GET',
+    path: `${base}/:schedule_id/runs`,
+    access: access.project(),
+    params: ScheduleParams,
+    response: z.array(ScheduleRun),
+    status: 200,
   }),
   remove: defineRoute({
     method: 'DELETE',

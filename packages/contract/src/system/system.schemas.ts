@@ -11,6 +11,8 @@ export const SystemInfo = z.object({
     project_runners: z.boolean(),
     terraform_backend: z.boolean(),
   }),
+  /** Time zone of schedules that name none; absent from servers of the compatible API. */
+  schedule_timezone: z.string().optional(),
 })
 export type SystemInfo = z.infer<typeof SystemInfo>
 

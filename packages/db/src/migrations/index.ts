@@ -5,6 +5,8 @@ import * as m0002 from './202611220002_create_projects.js'
 import * as m0003 from './202611220003_create_project_resources.js'
 import * as m0004 from './202611220004_create_templates_and_tasks.js'
 import * as m0005 from './202611220005_create_integrations_and_runners.js'
+import * as m0006 from './202611240001_integration_deliveries.js'
+import * as m0007 from './202611240002_schedule_runs.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -19,6 +21,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611220003_create_project_resources': m0003,
   '202611220004_create_templates_and_tasks': m0004,
   '202611220005_create_integrations_and_runners': m0005,
+  '202611240001_integration_deliveries': m0006,
+  '202611240002_schedule_runs': m0007,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -111,6 +111,7 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
       use_remote_runner: false,
       auth_methods: {},
       premium_features: { project_runners: false, terraform_backend: false },
+      schedule_timezone: 'UTC',
     })
   })
 

@@ -531,6 +531,148 @@ const SCHEDULE_ROWS: Record<string, Row> = {
     body: () => ({ cron_format: '*/5 * * * *' }),
     effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
   },
+  // Any member may preview the times of an expression: nothing is stored.
+  'POST /api/project/:project_id/schedules/preview': {
+    expect: READ,
+    segment: 'schedules',
+    body: () => ({ cron_format: '*/5 * * * *', timezone: 'Europe/Berlin' }),
+    effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
+  },
+  'GET /api/project/:project_id/schedules/:schedule_id/runs': {
+    expect: READ,
+    setup: maker(SCHEDULES),
+  },
+}
+
+/** An integration running a fresh template, made by the owner. */
+const INTEGRATIONS: ResourceKind = {
+  segment: 'integrations',
+  idParam: 'integration_id',
+  label: 'name',
+  refs: true,
+  needs: maker(TEMPLATES),
+  body: async (fx, name) => ({
+    name,
+    project_id: fx.project.id,
+    template_id: fx.ids.template_id,
+  }),
+}
+
+/** Makes a part of the fixture's integration (an alias, matcher or value) as its owner. */
+function integrationPart(
+  path: string,
+  idParam: string,
+  status: 200 | 201,
+  body?: () => Record<string, unknown>,
+) {
+  return async (fx: Fixture): Promise<Record<string, number>> => {
+    if (path.includes(':integration_id') && fx.ids.integration_id === undefined) {
+      await maker(INTEGRATIONS)(fx).then((ids) => Object.assign(fx.ids, ids))
+    }
+    const result = await fx.world.request(
+      'POST',
+      buildPath(`/api/project/:project_id/${path}`, fx.ids),
+      { as: fx.people.owner.as, json: body?.() },
+    )
+    return { ...fx.ids, [idParam]: expectBody(result, status, Item).id }
+  }
+}
+
+const MATCHER = () => ({ name: 'event', match_type: 'header', key: 'X-Event', value: 'push' })
+const VALUE = () => ({ name: 'ref', value_source: 'header', key: 'X-Ref', variable: 'REF' })
+
+/** Rows of an integration's matchers or values: list, create, get, update, delete, refs. */
+function integrationPartRows(
+  part: 'matchers' | 'values',
+  idParam: string,
+  createStatus: 200 | 201,
+  body: () => Record<string, unknown>,
+): Record<string, Row> {
+  const segment = `integrations/:integration_id/${part}`
+  const base = `/api/project/:project_id/${segment}`
+  const item = `${base}/:${idParam}`
+  const create = integrationPart(segment, idParam, createStatus, body)
+  const find = (snapshot: Snapshot, fx: Fixture) =>
+    snapshot.items.find((i) => i.id === fx.ids[idParam])
+  return {
+    [`GET ${base}`]: { expect: READ, setup: create },
+    [`POST ${base}`]: {
+      expect: RESOURCES(createStatus),
+      fresh: true,
+      setup: maker(INTEGRATIONS),
+      segment,
+      body: () => ({ ...body(), name: 'created' }),
+      effect: (_fx, _caller, before, after) => {
+        expect(after.items.length).toBe(before.items.length + 1)
+        expect(after.items.map((i) => i.name)).toContain('created')
+      },
+    },
+    [`GET ${item}`]: { expect: READ, setup: create },
+    [`PUT ${item}`]: {
+      expect: RESOURCES(204),
+      fresh: true,
+      setup: create,
+      segment,
+      body: (fx) => ({ ...body(), id: fx.ids[idParam], name: 'renamed' }),
+      effect: (fx, _caller, before, after) => {
+        expect(find(before, fx)?.name).not.toBe('renamed')
+        expect(find(after, fx)?.name).toBe('renamed')
+      },
+    },
+    [`DELETE ${item}`]: {
+      expect: RESOURCES(204),
+      fresh: true,
+      setup: create,
+      segment,
+      effect: (fx, _caller, before, after) => {
+        expect(find(before, fx)).toBeDefined()
+        expect(find(after, fx)).toBeUndefined()
+      },
+    },
+    [`GET ${item}/refs`]: { expect: READ, setup: create },
+  }
+}
+
+/** Rows of aliases, project-level (`integrations/aliases`) or of one integration. */
+function aliasRows(segment: string): Record<string, Row> {
+  const base = `/api/project/:project_id/${segment}`
+  const create = integrationPart(segment, 'alias_id', 200)
+  const listed = (snapshot: Snapshot, fx: Fixture) =>
+    snapshot.items.some((i) => i.id === fx.ids.alias_id)
+  const needs = segment.includes(':integration_id') ? maker(INTEGRATIONS) : undefined
+  return {
+    [`GET ${base}`]: { expect: READ, setup: create },
+    [`POST ${base}`]: {
+      expect: RESOURCES(200),
+      fresh: true,
+      ...(needs ? { setup: needs } : {}),
+      segment,
+      effect: (_fx, _caller, before, after) =>
+        expect(after.items).toHaveLength(before.items.length + 1),
+    },
+    [`DELETE ${base}/:alias_id`]: {
+      expect: RESOURCES(204),
+      fresh: true,
+      setup: create,
+      segment,
+      effect: (fx, _caller, before, after) => {
+        expect(listed(before, fx)).toBe(true)
+        expect(listed(after, fx)).toBe(false)
+      },
+    },
+  }
+}
+
+const INTEGRATION_ROWS: Record<string, Row> = {
+  ...resourceRows(INTEGRATIONS),
+  'GET /api/project/:project_id/integrations/:integration_id/deliveries': {
+    expect: READ,
+    setup: maker(INTEGRATIONS),
+  },
+  ...integrationPartRows('matchers', 'matcher_id', 200, MATCHER),
+  ...integrationPartRows('values', 'value_id', 201, VALUE),
+  ...aliasRows('integrations/aliases'),
+  ...aliasRows('integrations/:integration_id/aliases'),
 }
 
 /** Runners (task_runner and up) may; guests may not. */
@@ -645,6 +787,7 @@ const MATRIX: Record<string, Row> = {
   ...WORKSPACE_ROWS,
   ...SCHEDULE_ROWS,
   ...TASK_ROWS,
+  ...INTEGRATION_ROWS,
 }
 
 const keyOf = (route: RouteDef) => `${route.method} ${route.path}`
@@ -771,7 +914,8 @@ describe.each(dialects())('authorisation on %s', (dialect) => {
       const fx: Fixture = { world, project, people, candidate, ids: { project_id: project.id } }
       await setUp(key, row, fx)
       const writes = route.method !== 'GET'
-      const before = writes ? await snapshot(project.id, row.segment) : undefined
+      const segment = row.segment && buildPath(row.segment, fx.ids)
+      const before = writes ? await snapshot(project.id, segment) : undefined
 
       const result = await world.request(route.method, buildPath(route.path, fx.ids), {
         as: caller === 'anonymous' ? ANONYMOUS : people[caller].as,
@@ -784,7 +928,7 @@ describe.each(dialects())('authorisation on %s', (dialect) => {
       else if (row.plainText) expect(result.headers.get('content-type')).toMatch(/^text\/plain/)
       else expect(result.text).toBe('')
       if (!before) return
-      const after = await snapshot(project.id, row.segment)
+      const after = await snapshot(project.id, segment)
       if (expected >= 400) {
         expect(after, 'a refused call changes nothing').toEqual(before)
       } else {

@@ -6,12 +6,17 @@ import {
   ProjectBackup,
   Project,
   Schedule,
+  SchedulePreview,
+  ScheduleRun,
   ScheduleWithTemplate,
+  SystemInfo,
   Task,
 } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
+import { loadConfig } from '../../src/config.js'
+import { nextRunTimes } from '../../src/lib/cron.js'
 import { ScheduleClock } from '../../src/modules/schedules/index.js'
 import type { ClockTimers } from '../../src/modules/schedules/schedule-clock.js'
 import { dialects } from '../support/databases.js'
@@ -148,10 +153,31 @@ class Schedules {
     return this.p.request('POST', '/schedules/validate', { cron_format: cron })
   }
 
+  preview(body: Record<string, unknown>): Promise<HttpResult> {
+    return this.p.request('POST', '/schedules/preview', body)
+  }
+
+  runs(id: number): Promise<ScheduleRun[]> {
+    return this.p.list(`/schedules/${id}/runs`, ScheduleRun)
+  }
+
   async events(): Promise<string[]> {
     return (await this.p.list('/events', Event)).map((e) => e.description)
   }
 }
+
+/** The wall-clock hour and minute of a time in a time zone, e.g. `09:00`. */
+function localTime(iso: string, timeZone: string): string {
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso))
+}
+
+/** Fields every schedule payload carries that a test does not set. */
+const FRESH = { timezone: '', missed_run_policy: 'skip', last_run: null, last_miss: null }
 
 describe.each(dialects())('schedules API on %s', (dialect) => {
   let server: TestServer
@@ -166,7 +192,7 @@ describe.each(dialects())('schedules API on %s', (dialect) => {
 
   beforeAll(async () => {
     repo = gitFixture()
-    server = await startTestServer(dialect)
+    server = await startTestServer(dialect, { FLAGMAN_SCHEDULE_TIMEZONE: 'America/New_York' })
     world = new World(server)
     admin = await world.admin()
     db = await world.openDb()
@@ -196,6 +222,7 @@ describe.each(dialects())('schedules API on %s', (dialect) => {
       name,
       active: true,
       repository_id: null,
+      ...FRESH,
     })
     expect(await s.get(created.id)).toEqual(created)
     const listed = (await s.list()).find((item) => item.id === created.id)
@@ -373,6 +400,132 @@ describe.each(dialects())('schedules API on %s', (dialect) => {
     expect((await s.list()).map((item) => item.template_id)).not.toContain(template)
   })
 
+  it('keeps a time zone and a missed-run policy per schedule, and refuses unknown ones', async () => {
+    const created = await s.create(templateId, {
+      timezone: ' Europe/Berlin ',
+      missed_run_policy: 'run_once',
+    })
+    expect(created).toMatchObject({ timezone: 'Europe/Berlin', missed_run_policy: 'run_once' })
+    expect(await s.get(created.id)).toEqual(created)
+
+    // A client that does not know the fields leaves them as they are.
+    const { timezone: _tz, missed_run_policy: _policy, ...known } = created
+    expectNoContent(await s.update(created, { ...known, name: unique('renamed') }))
+    const kept = await s.get(created.id)
+    expect(kept).toMatchObject({ timezone: 'Europe/Berlin', missed_run_policy: 'run_once' })
+    expectNoContent(await s.update(kept, { timezone: '', missed_run_policy: 'skip' }))
+    expect(await s.get(created.id)).toMatchObject({ timezone: '', missed_run_policy: 'skip' })
+    expect((await s.create(templateId)).timezone).toBe('')
+
+    const before = await rows()
+    const cases: Array<[Record<string, unknown>, string | RegExp]> = [
+      [
+        { timezone: 'Mars/Olympus_Mons' },
+        'timezone "Mars/Olympus_Mons" is not a known time zone; use an IANA name such as Europe/Berlin',
+      ],
+      [{ timezone: '+02:00x' }, /is not a known time zone/],
+      [{ timezone: 'z'.repeat(65) }, 'timezone must be at most 64 characters'],
+      [{ timezone: 2 }, 'timezone must be a string'],
+      [{ missed_run_policy: 'catch_up' }, 'missed_run_policy must be skip or run_once'],
+      [{ missed_run_policy: null }, 'missed_run_policy must be skip or run_once'],
+    ]
+    for (const [fields, message] of cases) {
+      expectError(
+        await tp.p.request('POST', '/schedules', s.body(templateId, fields)),
+        400,
+        message,
+      )
+      expectError(await s.update(created, fields), 400, message)
+    }
+    expect(await rows()).toBe(before)
+    expect(await s.get(created.id)).toMatchObject({ timezone: '', missed_run_policy: 'skip' })
+  })
+
+  it('names the server default time zone in the system information', async () => {
+    const info = expectBody(
+      await world.request('GET', '/api/info', { as: admin.as }),
+      200,
+      SystemInfo,
+    )
+    expect(info.schedule_timezone).toBe('America/New_York')
+  })
+
+  it('previews the next five times of an expression in a time zone', async () => {
+    const before = await rows()
+    const berlin = expectBody(
+      await s.preview({ cron_format: '30 9 * * 1-5', timezone: 'Europe/Berlin' }),
+      200,
+      SchedulePreview,
+    )
+    expect(berlin.timezone).toBe('Europe/Berlin')
+    expect(berlin.next_runs).toHaveLength(5)
+    const times = berlin.next_runs.map((t) => Date.parse(t))
+    expect([...times].sort((a, b) => a - b)).toEqual(times)
+    expect(new Set(times).size).toBe(5)
+    for (const time of berlin.next_runs) {
+      expect(time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/)
+      expect(localTime(time, 'Europe/Berlin')).toBe('09:30')
+    }
+
+    // An empty or missing time zone is the server's default.
+    for (const timezone of ['', undefined]) {
+      const preview = expectBody(
+        await s.preview({ cron_format: '0 6 * * *', timezone }),
+        200,
+        SchedulePreview,
+      )
+      expect(preview.timezone).toBe('America/New_York')
+      for (const time of preview.next_runs) {
+        expect(localTime(time, 'America/New_York')).toBe('06:00')
+      }
+    }
+    // A whole schedule form may be sent.
+    const form = await s.preview(s.body(templateId, { cron_format: '@hourly', timezone: 'UTC' }))
+    expect(expectBody(form, 200, SchedulePreview).next_runs).toHaveLength(5)
+
+    // The same refusals as validating.
+    expectError(await s.preview({ cron_format: '61 * * * *' }), 400, /^Cron: .*minute/)
+    expectError(await s.preview({ cron_format: '' }), 400, 'Cron: the expression is empty')
+    expectError(await s.preview({ cron_format: 'every day' }), 400, /^Cron: /)
+    expectError(await s.preview({ timezone: 'UTC' }), 400, 'cron_format is required')
+    expectError(
+      await s.preview({ cron_format: '* * * * *', timezone: 'Nowhere/Land' }),
+      400,
+      /is not a known time zone/,
+    )
+    // Readers may preview too; nothing is stored.
+    const guest = new ProjectResources(world.request.bind(world), cast.guest.as, tp.p.projectId)
+    const asGuest = await guest.request('POST', '/schedules/preview', { cron_format: '@daily' })
+    expect(expectBody(asGuest, 200, SchedulePreview).next_runs).toHaveLength(5)
+    expect(await rows()).toBe(before)
+  })
+
+  it('reads a time zone change of the clocks across daylight saving time', () => {
+    // Berlin moves its clocks forward on 29 March 2026: 09:00 is 08:00 UTC before, 07:00 after.
+    const times = nextRunTimes('0 9 * * *', 'Europe/Berlin', 3, new Date('2026-03-28T00:00:00Z'))
+    expect(times.map((t) => t.toISOString())).toEqual([
+      '2026-03-28T08:00:00.000Z',
+      '2026-03-29T07:00:00.000Z',
+      '2026-03-30T07:00:00.000Z',
+    ])
+  })
+
+  it('refuses an unknown default time zone when the server starts', () => {
+    const config = (value: string) => loadConfig({ FLAGMAN_SCHEDULE_TIMEZONE: value }, '')
+    expect(config('Asia/Tokyo').scheduleTimezone).toBe('Asia/Tokyo')
+    expect(config('').scheduleTimezone).toBe('UTC')
+    expect(loadConfig({}, '').scheduleTimezone).toBe('UTC')
+    expect(() => config('Mars/Base')).toThrow(
+      /^Invalid setting FLAGMAN_SCHEDULE_TIMEZONE: unknown time zone/,
+    )
+  })
+
+  it('lists no runs for a schedule that has not come due, and answers 404 for an unknown one', async () => {
+    const schedule = await s.create(templateId)
+    expect(await s.runs(schedule.id)).toEqual([])
+    expectError(await tp.p.request('GET', '/schedules/999999/runs'), 404, 'Schedule not found')
+  })
+
   it('goes away with its project', async () => {
     const q = await TaskProject.create(world, repo.path, admin)
     const schedule = await new Schedules(q).create(await q.template('ok.sh'))
@@ -434,16 +587,7 @@ describe.each(dialects())('schedule clock on %s', (dialect) => {
     const later = await s.create(template, { cron_format: '30 0 1 1 *' })
     // A clock of its own on the same database and task queue, whose time the test moves; the
     // server's clock keeps the same schedules on the system time, where they are not due.
-    const time = new TestTimers('2030-12-31T23:59:00.000Z')
-    const own = new ScheduleClock({
-      db: server.app.db,
-      box: server.app.secrets,
-      queue: server.app.tasks,
-      dataDir: server.app.config.dataDir,
-      log: server.app.log,
-      timers: time,
-    })
-    await own.start()
+    const { own, time } = await ownClock('2030-12-31T23:59:00.000Z')
     try {
       expect(own.scheduledIds).toEqual(expect.arrayContaining([schedule.id, later.id]))
       time.advance(59_999)
@@ -636,6 +780,323 @@ describe.each(dialects())('schedule clock on %s', (dialect) => {
     const copy = copies.find((item) => item.name === 'restored schedule')
     expect(copy).toBeDefined()
     expect(clock().scheduledIds).toContain(copy?.id)
+  })
+
+  /**
+   * A clock of its own on the server's database and task queue, at a time the test moves.
+   * Every schedule counts as watched until `start` unless `watchedUntil` says otherwise for
+   * it, so only the times a test means to be missed are.
+   */
+  async function ownClock(
+    start: string,
+    options: { defaultTimezone?: string; watchedUntil?: Record<number, string> } = {},
+  ): Promise<{ own: ScheduleClock; time: TestTimers }> {
+    const db = server.app.db.kysely
+    await db.updateTable('schedule').set({ evaluated_until: start }).execute()
+    for (const [id, until] of Object.entries(options.watchedUntil ?? {})) {
+      await db
+        .updateTable('schedule')
+        .set({ evaluated_until: until })
+        .where('id', '=', Number(id))
+        .execute()
+    }
+    const time = new TestTimers(start)
+    const own = new ScheduleClock({
+      db: server.app.db,
+      box: server.app.secrets,
+      queue: server.app.tasks,
+      dataDir: server.app.config.dataDir,
+      log: server.app.log,
+      timers: time,
+      defaultTimezone: options.defaultTimezone,
+    })
+    await own.start()
+    return { own, time }
+  }
+
+  /** Switches the schedules off, so later clocks of the file leave them alone. */
+  async function retire(...schedules: Schedule[]): Promise<void> {
+    for (const schedule of schedules) expectNoContent(await s.setActive(schedule.id, false))
+  }
+
+  async function finish(template: number): Promise<Task[]> {
+    const finished: Task[] = []
+    for (const task of await tasksOf(template)) finished.push(await tp.waitFor(task.id))
+    return finished
+  }
+
+  it('reads each expression in its schedule time zone, or in the server default', async () => {
+    const inTokyo = await tp.template('ok.sh')
+    const byDefault = await tp.template('ok.sh')
+    const tokyo = await s.create(inTokyo, { cron_format: '0 9 2,3 1 *', timezone: 'Asia/Tokyo' })
+    const plain = await s.create(byDefault, { cron_format: '0 9 2 1 *' })
+    const { own, time } = await ownClock('2031-01-01T23:59:00.000Z', {
+      defaultTimezone: 'America/New_York',
+    })
+    try {
+      // Midnight UTC is nine in the morning in Tokyo; New York is still on the day before.
+      time.advance(60_000)
+      await own.idle()
+      const [first] = await finish(inTokyo)
+      expect(await tasksOf(byDefault)).toEqual([])
+      // Nine in the morning in New York is 14:00 UTC in winter.
+      time.advance(14 * 3600_000 - 1)
+      await own.idle()
+      expect(await tasksOf(byDefault)).toEqual([])
+      time.advance(1)
+      await own.idle()
+      const [second] = await finish(byDefault)
+
+      for (const [schedule, task, due] of [
+        [tokyo, first, '2031-01-02T00:00:00.000Z'],
+        [plain, second, '2031-01-02T14:00:00.000Z'],
+      ] as const) {
+        expect(task).toMatchObject({ schedule_id: schedule.id, user_id: null })
+        const runs = await s.runs(schedule.id)
+        expect(runs).toEqual([
+          {
+            id: expect.any(Number),
+            schedule_id: schedule.id,
+            due,
+            fired: expect.any(String),
+            outcome: 'started',
+            reason: null,
+            count: 1,
+            task_id: task?.id,
+          },
+        ])
+        // Fired when the clock's time had reached the due time, never before.
+        expect(Date.parse(runs[0]?.fired ?? '')).toBeGreaterThanOrEqual(Date.parse(due))
+        const read = await s.get(schedule.id)
+        expect(read.last_run).toEqual({ due, fired: runs[0]?.fired, task_id: task?.id })
+        expect(read.last_miss).toBeNull()
+        const listed = (await s.list()).find((item) => item.id === schedule.id)
+        expect(listed?.last_run).toEqual(read.last_run)
+      }
+
+      // A new time zone takes effect with the next load, without a restart: the 3rd is no
+      // longer due at midnight UTC, but at nine in London.
+      expectNoContent(await s.update(await s.get(tokyo.id), { timezone: 'Europe/London' }))
+      await own.reload()
+      time.advance(10 * 3600_000)
+      await own.idle()
+      expect(await tasksOf(inTokyo)).toHaveLength(1)
+      time.advance(9 * 3600_000)
+      await own.idle()
+      expect(await finish(inTokyo)).toHaveLength(2)
+      expect((await s.runs(tokyo.id))[0]?.due).toBe('2031-01-03T09:00:00.000Z')
+    } finally {
+      await own.stop()
+      await retire(tokyo, plain)
+    }
+  })
+
+  it('records a due time as missed while the template is still busy, with an event', async () => {
+    const template = await tp.template('sleep.sh')
+    const schedule = await s.create(template, { cron_format: '0 12 1 1 *' })
+    const { own, time } = await ownClock('2031-01-01T11:59:00.000Z')
+    try {
+      const blocking = await tp.run(template)
+      await tp.waitForLine(blocking.id, /^started$/)
+      time.advance(60_000)
+      await own.idle()
+      expect((await tasksOf(template)).map((t) => t.id)).toEqual([blocking.id])
+      const due = '2031-01-01T12:00:00.000Z'
+      expect(await s.runs(schedule.id)).toEqual([
+        {
+          id: expect.any(Number),
+          schedule_id: schedule.id,
+          due,
+          fired: expect.any(String),
+          outcome: 'missed',
+          reason: 'template_busy',
+          count: 1,
+          task_id: null,
+        },
+      ])
+      expect((await s.get(schedule.id)).last_miss).toEqual({
+        due,
+        reason: 'template_busy',
+        count: 1,
+        task_id: null,
+      })
+      expect((await s.get(schedule.id)).last_run).toBeNull()
+      expect(await s.events()).toContain(
+        `Schedule ID ${schedule.id} missed its run due at ${due}: template ID ${template} was still busy with task ID ${blocking.id}`,
+      )
+
+      // Once the template is free the next due time runs.
+      expectNoContent(await tp.p.request('POST', `/tasks/${blocking.id}/stop`, { force: true }))
+      await tp.waitFor(blocking.id)
+      const next = await own.fire(schedule.id, Date.parse('2032-01-01T12:00:00.000Z'))
+      expect(next).toEqual({ outcome: 'started', taskId: expect.any(Number), commit: null })
+      if (next.outcome === 'started') {
+        await tp.waitForLine(next.taskId, /^started$/)
+        expectNoContent(await tp.p.request('POST', `/tasks/${next.taskId}/stop`, { force: true }))
+      }
+      await finish(template)
+      const read = await s.get(schedule.id)
+      expect(read.last_run?.due).toBe('2032-01-01T12:00:00.000Z')
+      expect(read.last_miss?.due).toBe(due)
+    } finally {
+      await own.stop()
+      await retire(schedule)
+    }
+  })
+
+  it('records times missed while the server was down, and skips them by default', async () => {
+    const template = await tp.template('ok.sh')
+    const schedule = await s.create(template, { cron_format: '0 0 1 1 *' })
+    // Last watched at the end of 2029; the server comes back in the middle of 2032.
+    const { own } = await ownClock('2032-06-01T00:00:00.000Z', {
+      watchedUntil: { [schedule.id]: '2029-12-31T00:00:00.000Z' },
+    })
+    try {
+      const due = '2032-01-01T00:00:00.000Z'
+      expect(own.lastCatchUp).toEqual([{ scheduleId: schedule.id, count: 3, due, taskId: null }])
+      expect(await tasksOf(template)).toEqual([])
+      expect(await s.runs(schedule.id)).toEqual([
+        {
+          id: expect.any(Number),
+          schedule_id: schedule.id,
+          due,
+          fired: '2032-06-01T00:00:00.000Z',
+          outcome: 'missed',
+          reason: 'server_down',
+          count: 3,
+          task_id: null,
+        },
+      ])
+      const read = await s.get(schedule.id)
+      expect(read.last_miss).toEqual({ due, reason: 'server_down', count: 3, task_id: null })
+      expect(read.last_run).toBeNull()
+      expect(await s.events()).toContain(
+        `Schedule ID ${schedule.id} missed 3 run(s) while the server was down (last due at ${due}); skipped`,
+      )
+    } finally {
+      await own.stop()
+    }
+    // A second start finds nothing more to catch up.
+    const again = await ownClock('2032-06-01T00:00:00.000Z', {
+      watchedUntil: { [schedule.id]: '2029-12-31T00:00:00.000Z' },
+    })
+    try {
+      expect(again.own.lastCatchUp).toEqual([])
+      expect(await s.runs(schedule.id)).toHaveLength(1)
+    } finally {
+      await again.own.stop()
+      await retire(schedule)
+    }
+  })
+
+  it('runs times missed while the server was down once at start, when the schedule asks so', async () => {
+    const template = await tp.template('ok.sh')
+    const schedule = await s.create(template, {
+      cron_format: '0 0 * * *',
+      missed_run_policy: 'run_once',
+    })
+    const other = await s.create(await tp.template('ok.sh'), { cron_format: '0 0 1 1 *' })
+    const { own } = await ownClock('2031-03-05T10:00:00.000Z', {
+      watchedUntil: { [schedule.id]: '2031-03-01T12:00:00.000Z' },
+    })
+    try {
+      const due = '2031-03-05T00:00:00.000Z'
+      const [task] = await finish(template)
+      expect(task).toMatchObject({ schedule_id: schedule.id, user_id: null, status: 'success' })
+      // Only the schedule that was not watched missed anything.
+      expect(own.lastCatchUp).toEqual([
+        { scheduleId: schedule.id, count: 4, due, taskId: task?.id },
+      ])
+      expect(await s.runs(schedule.id)).toEqual([
+        {
+          id: expect.any(Number),
+          schedule_id: schedule.id,
+          due,
+          fired: '2031-03-05T10:00:00.000Z',
+          outcome: 'started',
+          reason: 'server_down',
+          count: 4,
+          task_id: task?.id,
+        },
+      ])
+      expect(await s.runs(other.id)).toEqual([])
+      const read = await s.get(schedule.id)
+      expect(read.last_run).toEqual({ due, fired: '2031-03-05T10:00:00.000Z', task_id: task?.id })
+      expect(read.last_miss).toEqual({ due, reason: 'server_down', count: 4, task_id: task?.id })
+      expect(await s.events()).toContain(
+        `Schedule ID ${schedule.id} missed 4 run(s) while the server was down (last due at ${due}); running it once now`,
+      )
+    } finally {
+      await own.stop()
+      await retire(schedule, other)
+    }
+  })
+
+  it('fires a due time once, however many clocks see it at once', async () => {
+    const template = await tp.template('ok.sh')
+    const schedule = await s.create(template, { cron_format: '0 6 1 1 *' })
+    const start = '2031-01-01T05:59:00.000Z'
+    const clocks = [await ownClock(start)]
+    for (let i = 0; i < 5; i++) {
+      const time = new TestTimers(start)
+      const own = new ScheduleClock({
+        db: server.app.db,
+        box: server.app.secrets,
+        queue: server.app.tasks,
+        dataDir: server.app.config.dataDir,
+        log: server.app.log,
+        timers: time,
+      })
+      await own.start()
+      clocks.push({ own, time })
+    }
+    try {
+      for (const { time } of clocks) time.advance(60_000)
+      await Promise.all(clocks.map(({ own }) => own.idle()))
+      const tasks = await finish(template)
+      expect(tasks).toHaveLength(1)
+      const runs = await s.runs(schedule.id)
+      expect(runs.map((r) => [r.due, r.outcome, r.task_id])).toEqual([
+        ['2031-01-01T06:00:00.000Z', 'started', tasks[0]?.id],
+      ])
+      // Asked again directly, every clock finds the time taken.
+      const again = await Promise.all(
+        clocks.map(({ own }) => own.fire(schedule.id, Date.parse('2031-01-01T06:00:00.000Z'))),
+      )
+      expect(again).toEqual(clocks.map(() => ({ outcome: 'taken' })))
+      expect(await tasksOf(template)).toHaveLength(1)
+    } finally {
+      await Promise.all(clocks.map(({ own }) => own.stop()))
+      await retire(schedule)
+    }
+  })
+
+  it('records a task that could not be created as a miss, with the reason', async () => {
+    // A required survey variable that a scheduled task can not fill in.
+    const template = await tp.template('ok.sh', {
+      survey_vars: [{ name: 'greeting', title: 'Greeting', type: '', required: true }],
+    })
+    const schedule = await s.create(template, { cron_format: '0 0 1 1 *' })
+    try {
+      const due = '2033-01-01T00:00:00.000Z'
+      await expect(clock().fire(schedule.id, Date.parse(due))).rejects.toThrow(
+        'Survey variable greeting is required',
+      )
+      expect(await tasksOf(template)).toEqual([])
+      const [run] = await s.runs(schedule.id)
+      expect(run).toMatchObject({ due, outcome: 'missed', reason: 'error', task_id: null })
+      expect((await s.get(schedule.id)).last_miss).toEqual({
+        due,
+        reason: 'error',
+        count: 1,
+        task_id: null,
+      })
+      expect(await s.events()).toContain(
+        `Schedule ID ${schedule.id} missed its run due at ${due}: the task could not be started (Survey variable greeting is required)`,
+      )
+    } finally {
+      await retire(schedule)
+    }
   })
 
   it('stops every cron job when the server closes', async () => {

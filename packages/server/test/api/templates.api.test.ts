@@ -1075,6 +1075,10 @@ describe.each(dialects())('templates on %s', (dialect) => {
         name: 'commit',
         active: true,
         repository_id: repo.id,
+        timezone: '',
+        missed_run_policy: 'skip',
+        last_run: null,
+        last_miss: null,
       },
     ])
     expectError(await p.request('GET', '/templates/999999999/schedules'), 404, 'Template not found')

@@ -317,6 +317,12 @@ BASES['PUT /api/project/:project_id/schedules/:schedule_id'] = [
 BASES['POST /api/project/:project_id/schedules/validate'] = [
   ['cron', (fx) => ({ params: project(fx), body: { cron_format: '0 0 1 1 *' } })],
 ]
+BASES['POST /api/project/:project_id/schedules/preview'] = [
+  [
+    'preview',
+    (fx) => ({ params: project(fx), body: { cron_format: '0 0 1 1 *', timezone: 'UTC' } }),
+  ],
+]
 
 const appBody = { title: 'Attack', path: '', args: [], active: false }
 BASES['PUT /api/apps/:app_id'] = [
@@ -607,6 +613,28 @@ describe.each(dialects())('path-like fields on %s', (dialect) => {
     ids.template_id = await create('/templates', bashTemplate(fx))
     ids.spare_template = await create('/templates', bashTemplate(fx))
     ids.schedule_id = await create('/schedules', scheduleBody(fx))
+    ids.integration_id = await create('/integrations', {
+      name: 'hook',
+      project_id: proj.id,
+      template_id: ids.template_id,
+    })
+    ids.matcher_id = expectBody(
+      await send('POST', `/integrations/${ids.integration_id}/matchers`, {
+        name: 'event',
+        match_type: 'header',
+        key: 'X-Event',
+        value: 'push',
+      }),
+      200,
+      Item,
+    ).id
+    ids.value_id = await create(`/integrations/${ids.integration_id}/values`, {
+      name: 'ref',
+      value_source: 'header',
+      key: 'X-Ref',
+      variable: 'REF',
+    })
+    ids.alias = 'no-such-alias'
     const task = await create('/tasks', { template_id: ids.template_id })
     ids.task_id = task
     await until('the first task to finish', async () => {

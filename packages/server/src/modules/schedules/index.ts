@@ -3,7 +3,7 @@ import type { TaskQueue } from '../tasks/index.js'
 import { ScheduleClock } from './schedule-clock.js'
 import { schedulesRoutes } from './schedules.routes.js'
 
-export { ScheduleClock, type TickOutcome } from './schedule-clock.js'
+export { ScheduleClock, type CatchUp, type TickOutcome } from './schedule-clock.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -22,6 +22,7 @@ export function schedulesModule(app: FastifyInstance, queue: TaskQueue): Schedul
     queue,
     dataDir: app.config.dataDir,
     log: app.log,
+    defaultTimezone: app.config.scheduleTimezone,
   })
   app.decorate('schedules', clock)
   schedulesRoutes(app, clock)

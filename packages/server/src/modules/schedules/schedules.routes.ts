@@ -12,6 +12,12 @@ export function schedulesRoutes(app: FastifyInstance, clock: ScheduleClock): voi
     schedules.getSchedule(db, project.projectId, params.schedule_id),
   )
   mount(app, r.validate, async ({ body }) => schedules.assertValidCron(body.cron_format))
+  mount(app, r.preview, async ({ config, body }) =>
+    schedules.previewSchedule(body, config.scheduleTimezone, clock.now()),
+  )
+  mount(app, r.runs, async ({ db, project, params }) =>
+    schedules.listScheduleRuns(db, project.projectId, params.schedule_id),
+  )
   mount(app, r.create, async ({ db, actor, project, body }) => {
     const created = await schedules.createSchedule(db, actor, project.projectId, body)
     await clock.reload()

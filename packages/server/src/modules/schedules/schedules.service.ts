@@ -1,34 +1,28 @@
 import type {
   CreateScheduleBody,
+  PreviewScheduleBody,
   Schedule,
+  SchedulePreview,
+  ScheduleRun,
   ScheduleWithTemplate,
   UpdateScheduleBody,
 } from '@flagman/contract'
-import type { Database, Db, ScheduleTable } from '@flagman/db'
+import { PREVIEW_RUN_COUNT } from '@flagman/contract'
+import type { Database, Db } from '@flagman/db'
 import { flag, insertReturningId, nowIso } from '@flagman/db'
-import type { Kysely, Selectable } from 'kysely'
+import type { Kysely } from 'kysely'
 import type { z } from 'zod'
-import { cronError } from '../../lib/cron.js'
+import { cronError, isTimeZone, nextRunTimes } from '../../lib/cron.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
 import { assertInProject, assertSameIds } from '../project-scope.js'
+import { findHistories, findRuns, toSchedule } from './schedules.repository.js'
 
 type CreateInput = z.output<typeof CreateScheduleBody>
 type UpdateInput = z.output<typeof UpdateScheduleBody>
+type PreviewInput = z.output<typeof PreviewScheduleBody>
 type Trx = Kysely<Database>
-
-export function toSchedule(row: Selectable<ScheduleTable>): Schedule {
-  return {
-    id: row.id,
-    project_id: row.project_id,
-    template_id: row.template_id,
-    cron_format: row.cron_format,
-    name: row.name,
-    active: Boolean(row.active),
-    repository_id: row.repository_id,
-  }
-}
 
 async function findRow(db: Trx, projectId: number, id: number) {
   const row = await db
@@ -45,6 +39,37 @@ async function findRow(db: Trx, projectId: number, id: number) {
 export function assertValidCron(expression: string): void {
   const problem = cronError(expression)
   if (problem) throw new BadRequestError(`Cron: ${problem}`)
+}
+
+/** Refuses a time zone the server does not know; empty stands for the server's default. */
+export function assertValidTimezone(timezone: string | undefined): void {
+  if (!timezone || isTimeZone(timezone)) return
+  throw new BadRequestError(
+    `timezone "${timezone}" is not a known time zone; use an IANA name such as Europe/Berlin`,
+  )
+}
+
+/** The time zone a schedule is read in. */
+export function effectiveTimezone(timezone: string, serverDefault: string): string {
+  return timezone || serverDefault
+}
+
+/** The next times an expression names in a time zone, after `now` (ms). */
+export function previewSchedule(
+  input: PreviewInput,
+  serverDefault: string,
+  now: number,
+): SchedulePreview {
+  assertValidCron(input.cron_format)
+  assertValidTimezone(input.timezone)
+  const timezone = effectiveTimezone(input.timezone ?? '', serverDefault)
+  const times = nextRunTimes(input.cron_format, timezone, PREVIEW_RUN_COUNT, new Date(now))
+  return { timezone, next_runs: times.map((time) => time.toISOString()) }
+}
+
+async function withHistory(db: Trx, row: Parameters<typeof toSchedule>[0]): Promise<Schedule> {
+  const histories = await findHistories(db, [row.id])
+  return toSchedule(row, histories.get(row.id))
 }
 
 /** The template, and the repository of a commit check, must be the project's own. */
@@ -66,11 +91,28 @@ export async function listSchedules(db: Db, projectId: number): Promise<Schedule
     .where('schedule.repository_id', 'is', null)
     .orderBy('schedule.id')
     .execute()
-  return rows.map((row) => ({ ...toSchedule(row), tpl_name: row.tpl_name }))
+  const histories = await findHistories(
+    db.kysely,
+    rows.map((row) => row.id),
+  )
+  return rows.map((row) => ({
+    ...toSchedule(row, histories.get(row.id)),
+    tpl_name: row.tpl_name,
+  }))
 }
 
 export async function getSchedule(db: Db, projectId: number, id: number): Promise<Schedule> {
-  return toSchedule(await findRow(db.kysely, projectId, id))
+  return withHistory(db.kysely, await findRow(db.kysely, projectId, id))
+}
+
+/** The latest due times of a schedule as the clock recorded them, newest first. */
+export async function listScheduleRuns(
+  db: Db,
+  projectId: number,
+  id: number,
+): Promise<ScheduleRun[]> {
+  await findRow(db.kysely, projectId, id)
+  return findRuns(db.kysely, id)
 }
 
 export async function createSchedule(
@@ -81,6 +123,7 @@ export async function createSchedule(
 ): Promise<Schedule> {
   assertSameIds(input, { projectId }, 'Schedule')
   assertValidCron(input.cron_format)
+  assertValidTimezone(input.timezone)
   return db.kysely.transaction().execute(async (trx) => {
     await assertReferences(trx, projectId, input)
     const id = await insertReturningId({ kysely: trx, dialect: db.dialect }, 'schedule', {
@@ -90,6 +133,8 @@ export async function createSchedule(
       name: input.name,
       cron_format: input.cron_format,
       active: flag(input.active),
+      timezone: input.timezone ?? '',
+      missed_run_policy: input.missed_run_policy ?? 'skip',
       created: nowIso(),
     })
     await insertEvent(trx, {
@@ -99,7 +144,7 @@ export async function createSchedule(
       objectId: id,
       description: `Schedule ID ${id} created`,
     })
-    return toSchedule(await findRow(trx, projectId, id))
+    return withHistory(trx, await findRow(trx, projectId, id))
   })
 }
 
@@ -116,10 +161,17 @@ export async function updateSchedule(
     throw new BadRequestError('You can not move schedule to other project')
   }
   assertValidCron(input.cron_format)
+  assertValidTimezone(input.timezone)
   await db.kysely.transaction().execute(async (trx) => {
     const current = await findRow(trx, projectId, id)
     await assertReferences(trx, projectId, input)
     const repositoryId = input.repository_id ?? null
+    const timezone = input.timezone ?? current.timezone
+    // Times named by the old timing, or while inactive, were not missed.
+    const retimed =
+      input.cron_format !== current.cron_format ||
+      timezone !== current.timezone ||
+      (input.active && !current.active)
     await trx
       .updateTable('schedule')
       .set({
@@ -128,6 +180,9 @@ export async function updateSchedule(
         name: input.name,
         cron_format: input.cron_format,
         active: flag(input.active),
+        timezone,
+        missed_run_policy: input.missed_run_policy ?? current.missed_run_policy,
+        ...(retimed ? { evaluated_until: null } : {}),
         // A commit seen in another repository says nothing about this one.
         ...(repositoryId !== current.repository_id ? { last_commit_hash: null } : {}),
       })
@@ -151,10 +206,14 @@ export async function setScheduleActive(
   active: boolean,
 ): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
-    await findRow(trx, projectId, id)
+    const current = await findRow(trx, projectId, id)
     await trx
       .updateTable('schedule')
-      .set({ active: flag(active) })
+      .set({
+        active: flag(active),
+        // Times due while it was inactive were not missed.
+        ...(active && !current.active ? { evaluated_until: null } : {}),
+      })
       .where('id', '=', id)
       .execute()
     await insertEvent(trx, {

@@ -29,5 +29,6 @@ export function systemRoutes(app: FastifyInstance): void {
     use_remote_runner: false,
     auth_methods: {},
     premium_features: { project_runners: false, terraform_backend: false },
+    schedule_timezone: config.scheduleTimezone,
   }))
 }

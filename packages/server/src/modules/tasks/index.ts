@@ -7,6 +7,7 @@ export { TaskEvents } from './task-events.js'
 export { createTaskQueue, TaskQueue, type RunJob } from './task-queue.js'
 export { createTask } from './tasks.service.js'
 export { loadJobRepository } from './job-spec.js'
+export { ACTIVE_STATUSES } from './task-state.js'
 
 declare module 'fastify' {
   interface FastifyInstance {

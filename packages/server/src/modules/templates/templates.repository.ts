@@ -1,6 +1,7 @@
 import type { Schedule, Template } from '@flagman/contract'
 import type { Database, Db, TemplateTable, TemplateVaultTable } from '@flagman/db'
 import { sql, type Kysely, type Selectable } from 'kysely'
+import { findHistories, toSchedule } from '../schedules/schedules.repository.js'
 
 export type TemplateRow = Selectable<TemplateTable>
 type VaultRow = Selectable<TemplateVaultTable>
@@ -185,13 +186,9 @@ export async function findCommitCheckSchedules(
     .where('repository_id', 'is not', null)
     .orderBy('id')
     .execute()
-  return rows.map((r) => ({
-    id: r.id,
-    project_id: r.project_id,
-    template_id: r.template_id,
-    cron_format: r.cron_format,
-    name: r.name,
-    active: Boolean(r.active),
-    repository_id: r.repository_id,
-  }))
+  const histories = await findHistories(
+    db.kysely,
+    rows.map((r) => r.id),
+  )
+  return rows.map((r) => toSchedule(r, histories.get(r.id)))
 }

@@ -83,6 +83,10 @@ const commitCheck: Schedule = {
   cron_format: '*/10 * * * *',
   active: true,
   repository_id: 7,
+  timezone: '',
+  missed_run_policy: 'skip',
+  last_run: null,
+  last_miss: null,
 }
 
 function renderDialog(mode: TemplateDialogMode) {
