@@ -515,6 +515,55 @@ describe.each(dialects())('integrations on %s', (dialect) => {
       expect(log[0]?.source).not.toBe('')
     })
 
+    it('never lets what a sender delivers choose how Ansible runs or hold template markup', async () => {
+      const keys = await tp.p.list('/keys', z.object({ id: z.number(), name: z.string() }).loose())
+      const none = keys.find((k) => k.name === 'None')
+      if (!none) throw new Error('no None key')
+      const inventory = await tp.p.inventory(unique('local'), none.id, {
+        inventory: 'localhost ansible_connection=local',
+      })
+      const ansible = await tp.template('site.yml', { app: 'ansible', inventory_id: inventory.id })
+      const value = (integrationId: number, variable: string) =>
+        tp.p.request('POST', `${base()}/${integrationId}/values`, {
+          name: variable,
+          value_source: 'body',
+          body_data_type: 'json',
+          key: 'v',
+          variable,
+        })
+      const markup = await newIntegration({ template_id: ansible })
+      expectBody(await value(markup.id, 'greeting'), 201, IntegrationExtractValue)
+      const interpreter = await newIntegration()
+      expectBody(
+        await value(interpreter.id, 'ansible_python_interpreter'),
+        201,
+        IntegrationExtractValue,
+      )
+      const cases: Array<[Integration, string]> = [
+        [markup, `{{ lookup('pipe', 'id') }}`],
+        [markup, '{% for x in y %}'],
+        [interpreter, 'touch /tmp/x; python3'],
+      ]
+      for (const [integration, v] of cases) {
+        const made = await alias(integration.id)
+        expect((await deliver(made.name, JSON.stringify({ v }))).status).toBe(204)
+      }
+      expect((await waitForDeliveries(markup.id, 2)).map((d) => d.result)).toEqual([
+        'task_refused',
+        'task_refused',
+      ])
+      expect((await waitForDeliveries(interpreter.id, 1)).map((d) => d.result)).toEqual([
+        'task_refused',
+      ])
+      expect(await tasksOf(markup.id)).toEqual([])
+      expect(await tasksOf(interpreter.id)).toEqual([])
+      // Plain text still starts the Ansible template.
+      const made = await alias(markup.id)
+      expect((await deliver(made.name, JSON.stringify({ v: 'hello' }))).status).toBe(204)
+      const [task] = await tasksOf(markup.id)
+      expect(JSON.parse(task?.environment ?? '{}')).toEqual({ greeting: 'hello' })
+    })
+
     it('checks hmac and token headers and lets deliveries in without a method', async () => {
       const hmac = await newIntegration({
         auth_method: 'hmac',

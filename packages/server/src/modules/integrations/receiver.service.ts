@@ -6,7 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { decryptKeySecret } from '../../lib/key-secret.js'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { AppError } from '../../platform/errors.js'
-import { createTask, type TaskQueue } from '../tasks/index.js'
+import { checkExternalVariables, createTask, type TaskQueue } from '../tasks/index.js'
 import * as repo from './integrations.repository.js'
 import { authenticate, DeliveryBody, matches, readSource } from './webhook-rules.js'
 
@@ -137,6 +137,13 @@ async function startTask(
     return record(deps, integration.id, delivery, 'task_refused')
   }
   try {
+    // The values come from the sender, not from the people who set the integration up.
+    const template = await deps.db.kysely
+      .selectFrom('template')
+      .select('app')
+      .where('id', '=', integration.template_id)
+      .executeTakeFirst()
+    checkExternalVariables(template?.app ?? '', extracted)
     const task = await createTask(deps.db, deps.queue, null, integration.project_id, parsed.data, {
       integrationId: integration.id,
     })

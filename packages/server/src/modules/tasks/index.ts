@@ -6,6 +6,7 @@ import { tasksRoutes } from './tasks.routes.js'
 export { TaskEvents } from './task-events.js'
 export { createTaskQueue, TaskQueue, type RunJob } from './task-queue.js'
 export { createTask } from './tasks.service.js'
+export { checkExternalVariables } from './task-overrides.js'
 export { loadJobRepository } from './job-spec.js'
 export { ACTIVE_STATUSES } from './task-state.js'
 

@@ -171,6 +171,23 @@ export function forbiddenVariableProblem(name: string): string | null {
   return null
 }
 
+/**
+ * Checks variables whose values come from outside Flagman (what a webhook delivery carries):
+ * never Ansible's connection, interpreter, executable, argument or become settings, and for
+ * Ansible templates no template markup, which Ansible would evaluate on the server.
+ */
+export function checkExternalVariables(app: string, values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const problem = forbiddenVariableProblem(name)
+    if (problem) throw new BadRequestError(problem)
+    if ((app || 'ansible') === 'ansible' && containsMarkup(value)) {
+      throw new BadRequestError(
+        `Variable ${name} can not contain template markup ({{ }}, {% %} or {# #}), which Ansible would evaluate`,
+      )
+    }
+  }
+}
+
 const empty = (v: unknown): boolean => v === undefined || v === null || v === ''
 
 function checkDeclaredValue(def: SurveyVarDef, where: 'environment' | 'secret', value: unknown) {
