@@ -453,6 +453,10 @@ test.describe('task templates', () => {
         cron_format: '0 0 * * *',
         active: true,
         repository_id: local.id,
+        timezone: '',
+        missed_run_policy: 'skip',
+        last_run: null,
+        last_miss: null,
       },
     ])
     rmSync(folder, { recursive: true, force: true })
