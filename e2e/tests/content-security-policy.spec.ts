@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   appRoutes,
   keyRoutes,
@@ -10,6 +6,7 @@ import {
   templateRoutes,
 } from '@flagman/contract'
 import { dialog, expect, newProject, signIn, test, uniqueId } from '../support/fixtures.js'
+import { gitRepository } from '../support/git-repository.js'
 
 const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
@@ -20,28 +17,6 @@ const SECURITY_HEADERS = {
 /** The nonce the policy's `style-src` allows, if any. */
 function styleNonce(policy: string): string | undefined {
   return /(?:^|;)\s*style-src 'self' 'nonce-([^']+)'(?:;|$)/.exec(policy)?.[1]
-}
-
-/** A local git repository holding one script that prints a coloured line. */
-function scriptRepository(): { path: string; dispose(): void } {
-  const path = mkdtempSync(join(tmpdir(), 'flagman-e2e-csp-'))
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: path,
-      stdio: 'pipe',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.test',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.test',
-      },
-    })
-  git('init', '-q', '-b', 'main')
-  writeFileSync(join(path, 'hello.sh'), 'printf "\\033[32mgreen line\\033[0m\\n"\necho done\n')
-  git('add', '.')
-  git('commit', '-q', '-m', 'script')
-  return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
 }
 
 test.describe('content security policy', () => {
@@ -82,7 +57,9 @@ test.describe('content security policy', () => {
 
   test('no screen of the console breaks the policy', async ({ page, adminApi }) => {
     test.setTimeout(120_000)
-    const repo = scriptRepository()
+    const repo = gitRepository({
+      'hello.sh': 'printf "\\033[32mgreen line\\033[0m\\n"\necho done\n',
+    })
     try {
       // Violations are reported to the page as events, and logged to its console.
       await page.addInitScript(() => {

@@ -1,7 +1,3 @@
-import { execFileSync } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import {
   type ApiClient,
   appRoutes,
@@ -21,6 +17,7 @@ import {
   test,
   uniqueId,
 } from '../support/fixtures.js'
+import { gitRepository } from '../support/git-repository.js'
 
 const SCRIPTS: Record<string, string> = {
   'ticks.sh': 'for i in 1 2 3; do echo "tick $i"; sleep 1; done\n',
@@ -29,28 +26,6 @@ const SCRIPTS: Record<string, string> = {
   'greet.sh': 'echo "greeting $*"\n',
   'flood.sh': 'seq 1 100000 | sed "s/^/line /"\n',
   'wave.sh': 'echo "hello $*"\nsleep 3\necho "goodbye"\n',
-}
-
-/** A local git repository with the scripts committed. */
-function gitRepository(): { path: string; dispose(): void } {
-  const path = mkdtempSync(join(tmpdir(), 'flagman-e2e-repo-'))
-  const git = (...args: string[]) =>
-    execFileSync('git', args, {
-      cwd: path,
-      stdio: 'pipe',
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@example.test',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@example.test',
-      },
-    })
-  git('init', '-q', '-b', 'main')
-  for (const [name, text] of Object.entries(SCRIPTS)) writeFileSync(join(path, name), text)
-  git('add', '.')
-  git('commit', '-q', '-m', 'scripts')
-  return { path, dispose: () => rmSync(path, { recursive: true, force: true }) }
 }
 
 type TemplateBody = RouteBody<typeof templateRoutes.create>
@@ -113,7 +88,7 @@ function logDialog(page: Page) {
 test.describe('tasks', () => {
   let repo: { path: string; dispose(): void }
   test.beforeAll(() => {
-    repo = gitRepository()
+    repo = gitRepository(SCRIPTS)
   })
   test.afterAll(() => repo.dispose())
 
