@@ -5,6 +5,7 @@ import type {
   JobSpec,
   JobStatus,
   TaskStatus,
+  TaskUpdateMessage,
 } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
@@ -120,7 +121,7 @@ export class TaskQueue {
     }
     this.queue.push(entry)
     this.say(entry.item, `Task ${row.id} added to queue`)
-    this.pushUpdate(entry)
+    this.events.emit('update', this.updateMessage(entry))
     this.rescan()
   }
 
@@ -181,6 +182,9 @@ export class TaskQueue {
     const set: { status: string; start?: string; end?: string } = { status: to }
     if (to === 'running' && entry.start === null) set.start = entry.start = now
     if (to === 'success' || to === 'error' || to === 'stopped') set.end = entry.end = now
+    // The announcement carries the task as it was at this change: by the time the write
+    // completes, the task may have moved on, and every step must still be announced once.
+    const update = this.updateMessage(entry)
     entry.chain = entry.chain
       .then(async () => {
         await this.deps.db.kysely
@@ -190,12 +194,12 @@ export class TaskQueue {
           .execute()
       })
       .catch((error) => this.deps.log.error({ err: error }, 'Could not store a task status'))
-      .then(() => this.pushUpdate(entry))
+      .then(() => this.events.emit('update', update))
     return true
   }
 
-  private pushUpdate(entry: Entry): void {
-    this.events.emit('update', {
+  private updateMessage(entry: Entry): TaskUpdateMessage {
+    return {
       type: 'update',
       task_id: entry.item.taskId,
       project_id: entry.item.projectId,
@@ -204,7 +208,7 @@ export class TaskQueue {
       start: entry.start,
       end: entry.end,
       version: entry.version,
-    })
+    }
   }
 
   private async run(entry: Entry): Promise<void> {
