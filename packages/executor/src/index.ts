@@ -8,6 +8,7 @@ export { buildAnsibleArgs, buildAnsibleExtraVars } from './apps/ansible.js'
 export type { AnsibleFiles } from './apps/ansible.js'
 export { buildShellCommand } from './apps/shell.js'
 export { buildTerraformCommands } from './apps/terraform.js'
+export { outsideEnv, outsideEnvAllowed } from './env-policy.js'
 export { readRemoteHead, type RemoteHeadOptions } from './git.js'
 
 export interface JobHooks {

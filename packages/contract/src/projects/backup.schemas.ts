@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { MAX_NAME_LENGTH, typeError } from '../common/fields.js'
 import { MAX_TEXT_BYTES, utf8Length } from '../resources/refs.schemas.js'
+import { MAX_TIMEZONE_LENGTH, MISSED_RUN_POLICIES } from '../schedules/schedules.schemas.js'
 
 /*
  * Project backup file. Entities refer to each other by name, never by id, and secrets are
@@ -162,6 +163,10 @@ export const BackupSchedule = z.object({
   cron_format: short(),
   active: z.boolean().nullish(),
   template: short(),
+  /** Absent in backups made before schedules had their own time zone: the server default. */
+  timezone: short(MAX_TIMEZONE_LENGTH).nullish(),
+  /** Absent in older backups: `skip`. */
+  missed_run_policy: z.enum(MISSED_RUN_POLICIES).nullish(),
 })
 
 export const ProjectBackup = z.object({

@@ -18,11 +18,13 @@ import {
   createUser,
   environmentRoutes,
   getProjectBackup,
+  integrationRoutes,
   inventoryRoutes,
   keyRoutes,
   listProjects,
   repositoryRoutes,
   restoreProject,
+  scheduleRoutes,
   viewRoutes,
   type ApiClient,
   type ProjectBackupInput,
@@ -443,6 +445,69 @@ describe.each(dialects())('project backup and restore on %s', (dialect) => {
       ProjectBackup,
     )
     expect({ ...again, meta: backup.meta }).toEqual(backup)
+  })
+
+  it('restores a file from before schedule time zones, catch-up policies and debounce with their defaults', async () => {
+    const older: ProjectBackupInput = {
+      meta: { name: unique('older') },
+      keys: [{ name: 'none', type: 'none' }],
+      repositories: [{ name: 'r', git_url: '/srv/r', ssh_key: 'none' }],
+      templates: [{ name: 't', app: 'bash', playbook: 'run.sh', repository: 'r' }],
+      integrations: [{ name: 'hook', template: 't' }],
+      schedules: [{ name: 'nightly', cron_format: LEAP_DAY, active: true, template: 't' }],
+    }
+    const restored = await admin.call(restoreProject, { body: older })
+    const params = { project_id: restored.id }
+    expect(await admin.call(scheduleRoutes.list, { params })).toEqual([
+      expect.objectContaining({
+        name: 'nightly',
+        cron_format: LEAP_DAY,
+        active: true,
+        timezone: '',
+        missed_run_policy: 'skip',
+      }),
+    ])
+    expect(await admin.call(integrationRoutes.list, { params })).toEqual([
+      expect.objectContaining({ name: 'hook', debounce: false }),
+    ])
+  })
+
+  it('carries a schedule time zone and catch-up policy through backup and restore', async () => {
+    const file: ProjectBackupInput = {
+      meta: { name: unique('zoned') },
+      keys: [{ name: 'none', type: 'none' }],
+      repositories: [{ name: 'r', git_url: '/srv/r', ssh_key: 'none' }],
+      templates: [{ name: 't', app: 'bash', playbook: 'run.sh', repository: 'r' }],
+      schedules: [
+        {
+          name: 'berlin',
+          cron_format: '0 6 * * *',
+          active: true,
+          template: 't',
+          timezone: 'Europe/Berlin',
+          missed_run_policy: 'run_once',
+        },
+      ],
+    }
+    const restored = await admin.call(restoreProject, { body: file })
+    const params = { project_id: restored.id }
+    expect(await admin.call(scheduleRoutes.list, { params })).toEqual([
+      expect.objectContaining({ timezone: 'Europe/Berlin', missed_run_policy: 'run_once' }),
+    ])
+    const backup = await admin.call(getProjectBackup, { params: { project_id: restored.id } })
+    expect(backup.schedules).toEqual([
+      expect.objectContaining({ timezone: 'Europe/Berlin', missed_run_policy: 'run_once' }),
+    ])
+
+    const before = await admin.call(listProjects)
+    for (const schedule of [
+      { ...file.schedules![0]!, timezone: 'Mars/Olympus' },
+      { ...file.schedules![0]!, missed_run_policy: 'later' as 'skip' },
+    ]) {
+      const body = { ...file, meta: { name: unique('zoned') }, schedules: [schedule] }
+      expect(await status(admin.call(restoreProject, { body }))).toBe(400)
+    }
+    expect(await admin.call(listProjects)).toHaveLength(before.length)
   })
 
   it('refuses a file that does not hold together, writing nothing', async () => {

@@ -16,7 +16,13 @@ import { dialects } from '../support/databases.js'
 import { unique, World, type Person } from '../support/fixtures.js'
 import { expectBody, expectError, expectNoContent, type HttpResult } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
-import { activateScriptApps, gitRepository, SCRIPTS, TaskProject } from '../support/tasks.js'
+import {
+  activateScriptApps,
+  expectStatus,
+  gitRepository,
+  SCRIPTS,
+  TaskProject,
+} from '../support/tasks.js'
 
 const SECRET = 'webhook-secret-value'
 
@@ -37,7 +43,18 @@ describe.each(dialects())('integrations on %s', (dialect) => {
     world = new World(server)
     admin = await world.admin()
     await activateScriptApps(world)
-    repo = gitRepository({ ...SCRIPTS, 'hook.sh': 'echo "hook args:$*"\n' })
+    repo = gitRepository({
+      ...SCRIPTS,
+      'hook.sh': 'echo "hook args:$*"\n',
+      'env.sh': [
+        'echo "ref=${REF-unset}"',
+        'echo "preload=${LD_PRELOAD-unset}"',
+        'echo "bashenv=${BASH_ENV-unset}"',
+        'echo "pythonpath=${PYTHONPATH-unset}"',
+        'echo "path=$PATH"',
+        '',
+      ].join('\n'),
+    })
     tp = await TaskProject.create(world, repo.path)
     templateId = await tp.template('hook.sh')
     secretKeyId = (await tp.p.loginPasswordKey(unique('hook'), SECRET)).id
@@ -562,6 +579,72 @@ describe.each(dialects())('integrations on %s', (dialect) => {
       expect((await deliver(made.name, JSON.stringify({ v: 'hello' }))).status).toBe(204)
       const [task] = await tasksOf(markup.id)
       expect(JSON.parse(task?.environment ?? '{}')).toEqual({ greeting: 'hello' })
+    })
+
+    /** An integration of the env.sh template with a body value per `{variable: json key}`. */
+    async function envIntegration(values: Record<string, string>): Promise<Integration> {
+      const integration = await newIntegration({ template_id: await tp.template('env.sh') })
+      for (const [variable, key] of Object.entries(values)) {
+        expectBody(
+          await tp.p.request('POST', `${base()}/${integration.id}/values`, {
+            name: variable,
+            value_source: 'body',
+            body_data_type: 'json',
+            key,
+            variable,
+          }),
+          201,
+          IntegrationExtractValue,
+        )
+      }
+      return integration
+    }
+
+    it("sets the extracted values in the task process's environment", async () => {
+      const integration = await envIntegration({ REF: 'ref' })
+      const made = await alias(integration.id)
+      const body = JSON.stringify({ ref: 'refs/heads/release-1', other: 'x' })
+      expect((await deliver(made.name, body)).status).toBe(204)
+      const [task] = await tasksOf(integration.id)
+      if (!task) throw new Error('no task started')
+      // Still sent as the task's variables, too.
+      expect(JSON.parse(task.environment ?? '{}')).toEqual({ REF: 'refs/heads/release-1' })
+      expect(await finishedLines(task)).toContain('ref=refs/heads/release-1')
+      expectStatus(await tp.task(task.id), 'success')
+    })
+
+    it('never lets a delivery set variables that change how the process runs', async () => {
+      const integration = await envIntegration({
+        REF: 'ref',
+        LD_PRELOAD: 'preload',
+        BASH_ENV: 'bashenv',
+        PYTHONPATH: 'pythonpath',
+        PATH: 'path',
+      })
+      const made = await alias(integration.id)
+      const body = JSON.stringify({
+        ref: 'main',
+        preload: '/nonexistent/evil.so',
+        bashenv: '/nonexistent/evil.rc',
+        pythonpath: '/nonexistent/evil',
+        path: '/nonexistent/bin',
+      })
+      expect((await deliver(made.name, body)).status).toBe(204)
+      const [task] = await tasksOf(integration.id)
+      if (!task) throw new Error('no task started')
+      expect(JSON.parse(task.environment ?? '{}')).toMatchObject({
+        REF: 'main',
+        PATH: '/nonexistent/bin',
+      })
+      const lines = await finishedLines(task)
+      expect(lines).toEqual(
+        expect.arrayContaining(['ref=main', 'preload=unset', 'bashenv=unset', 'pythonpath=unset']),
+      )
+      const path = lines.find((line) => line.startsWith('path='))
+      expect(path).toBeDefined()
+      expect(path).not.toContain('/nonexistent')
+      expect(lines.join('\n')).not.toMatch(/evil\.(so|rc)/)
+      expectStatus(await tp.task(task.id), 'success')
     })
 
     it('checks hmac and token headers and lets deliveries in without a method', async () => {

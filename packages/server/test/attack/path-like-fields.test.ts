@@ -586,6 +586,7 @@ describe.each(dialects())('path-like fields on %s', (dialect) => {
       token_id: 'abcdefgh',
       alias_id: 1,
       state_id: 1,
+      totp_id: 1,
     }
     fx = { admin, projectId: proj.id, repoPath: repo.path, ids }
     ids.key_id = await create('/keys', loginBody(fx))

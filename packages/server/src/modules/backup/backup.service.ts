@@ -280,6 +280,8 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
           cron_format: s.cron_format,
           active: Boolean(s.active),
           template: renamed.tpls.get(s.template_id) ?? '',
+          timezone: s.timezone,
+          missed_run_policy: s.missed_run_policy === 'run_once' ? 'run_once' : 'skip',
         }),
       ),
   }

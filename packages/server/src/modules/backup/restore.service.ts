@@ -1,12 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import type { Project, ProjectBackup } from '@flagman/contract'
-import { classifyRepositoryUrl, INVENTORY_TYPES, withoutUrlPassword } from '@flagman/contract'
+import {
+  classifyRepositoryUrl,
+  INVENTORY_TYPES,
+  MAX_TIMEZONE_LENGTH,
+  withoutUrlPassword,
+} from '@flagman/contract'
 import type { Database, Db } from '@flagman/db'
 import { flag, insertReturningId, nowIso } from '@flagman/db'
 import type { Kysely } from 'kysely'
 import type { Config } from '../../config.js'
 import type { SecretBox } from '../../lib/secret-box.js'
-import { cronError } from '../../lib/cron.js'
+import { cronError, isTimeZone } from '../../lib/cron.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, UnauthorizedError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
@@ -108,9 +113,14 @@ function verify(backup: ProjectBackup): void {
     }
   }
   for (const s of backup.schedules) {
-    if (!templates.has(s.template)) fail(`schedule "${s.name ?? ''}" names an unknown template`)
-    const problem = cronError(s.cron_format)
-    if (problem) fail(`schedule "${s.name ?? ''}" has an invalid cron: ${problem}`)
+    const label = `schedule "${s.name ?? ''}"`
+    if (!templates.has(s.template)) fail(`${label} names an unknown template`)
+    const timezone = s.timezone?.trim() ?? ''
+    if (timezone.length > MAX_TIMEZONE_LENGTH || (timezone !== '' && !isTimeZone(timezone))) {
+      fail(`${label} has an unknown time zone "${timezone.slice(0, MAX_TIMEZONE_LENGTH)}"`)
+    }
+    const problem = cronError(s.cron_format, timezone || undefined)
+    if (problem) fail(`${label} has an invalid cron: ${problem}`)
   }
   for (const i of backup.integrations) {
     if (!templates.has(i.template)) fail(`integration "${i.name}" names an unknown template`)
@@ -354,6 +364,8 @@ export async function restoreProject(
         cron_format: s.cron_format,
         name: s.name ?? '',
         active: flag(s.active ?? true),
+        timezone: s.timezone?.trim() ?? '',
+        missed_run_policy: s.missed_run_policy ?? 'skip',
         created,
       })
     }

@@ -160,82 +160,77 @@ export async function templateExists(db: Q, projectId: number, id: number): Prom
   return row !== undefined
 }
 
-// Matchers
+// Matchers and extracted values: rows an integration owns, handled alike
 
-export async function listMatcherRows(db: Q, integrationId: number) {
-  return db
-    .selectFrom('integration_matcher')
+/** The tables of the rows an integration owns and edits one by one. */
+export type PartTable = 'integration_matcher' | 'integration_extract_value'
+/** A stored matcher or extracted value, with the fields both have. */
+export type PartRow<T extends PartTable> = Selectable<Database[T]> & {
+  id: number
+  integration_id: number
+  name: string
+}
+
+export async function listPartRows<T extends PartTable>(
+  db: Q,
+  table: T,
+  integrationId: number,
+): Promise<PartRow<T>[]> {
+  const rows = await db
+    .selectFrom(table as PartTable)
     .selectAll()
     .where('integration_id', '=', integrationId)
     .orderBy('id')
     .execute()
+  return rows as PartRow<T>[]
 }
 
-export async function findMatcherRow(db: Q, integrationId: number, id: number) {
-  return db
-    .selectFrom('integration_matcher')
+export async function findPartRow<T extends PartTable>(
+  db: Q,
+  table: T,
+  integrationId: number,
+  id: number,
+): Promise<PartRow<T> | undefined> {
+  const row = await db
+    .selectFrom(table as PartTable)
     .selectAll()
     .where('integration_id', '=', integrationId)
     .where('id', '=', id)
     .executeTakeFirst()
+  return row as PartRow<T> | undefined
 }
 
-export async function insertMatcher(
+export async function insertPart<T extends PartTable>(
   ctx: InsertCtx,
-  values: Insertable<IntegrationMatcherTable>,
+  table: T,
+  values: Insertable<Database[T]>,
 ): Promise<number> {
-  return insertReturningId(ctx, 'integration_matcher', values)
+  return insertReturningId(ctx, table, values)
 }
 
-export async function updateMatcherRow(
+export async function updatePartRow<T extends PartTable>(
   db: Q,
+  table: T,
   id: number,
-  values: Updateable<IntegrationMatcherTable>,
+  values: Updateable<Database[T]>,
 ): Promise<void> {
-  await db.updateTable('integration_matcher').set(values).where('id', '=', id).execute()
-}
-
-export async function deleteMatcherRow(db: Q, id: number): Promise<void> {
-  await db.deleteFrom('integration_matcher').where('id', '=', id).execute()
-}
-
-// Extracted values
-
-export async function listValueRows(db: Q, integrationId: number) {
-  return db
-    .selectFrom('integration_extract_value')
-    .selectAll()
-    .where('integration_id', '=', integrationId)
-    .orderBy('id')
+  await db
+    .updateTable(table as PartTable)
+    .set(values as Updateable<Database[PartTable]>)
+    .where('id', '=', id)
     .execute()
 }
 
-export async function findValueRow(db: Q, integrationId: number, id: number) {
-  return db
-    .selectFrom('integration_extract_value')
-    .selectAll()
-    .where('integration_id', '=', integrationId)
-    .where('id', '=', id)
-    .executeTakeFirst()
+export async function deletePartRow(db: Q, table: PartTable, id: number): Promise<void> {
+  await db.deleteFrom(table).where('id', '=', id).execute()
 }
 
-export async function insertValue(
-  ctx: InsertCtx,
-  values: Insertable<IntegrationExtractValueTable>,
-): Promise<number> {
-  return insertReturningId(ctx, 'integration_extract_value', values)
+export function listMatcherRows(db: Q, integrationId: number) {
+  return listPartRows(db, 'integration_matcher', integrationId)
 }
 
-export async function updateValueRow(
-  db: Q,
-  id: number,
-  values: Updateable<IntegrationExtractValueTable>,
-): Promise<void> {
-  await db.updateTable('integration_extract_value').set(values).where('id', '=', id).execute()
-}
-
-export async function deleteValueRow(db: Q, id: number): Promise<void> {
-  await db.deleteFrom('integration_extract_value').where('id', '=', id).execute()
+export function listValueRows(db: Q, integrationId: number) {
+  return listPartRows(db, 'integration_extract_value', integrationId)
 }
 
 // Aliases

@@ -16,7 +16,7 @@ import type {
 } from '@flagman/contract'
 import type { Database, Db } from '@flagman/db'
 import { flag } from '@flagman/db'
-import type { Kysely } from 'kysely'
+import type { Insertable, Kysely, Updateable } from 'kysely'
 import type { z } from 'zod'
 import type { Config } from '../../config.js'
 import type { Actor } from '../../platform/actor.js'
@@ -172,6 +172,160 @@ export async function listDeliveries(
   }))
 }
 
+// Matchers and extracted values
+
+/** How one kind of row an integration owns is stored, answered and named in events. */
+interface PartKind<T extends repo.PartTable, Out> {
+  table: T
+  /** What a missing one is called in a 404. */
+  label: string
+  objectType: 'integrationmatcher' | 'integrationextractvalue'
+  /** Start of the event description, before the row's name. */
+  eventName: string
+  toApi(row: repo.PartRow<T>): Out
+}
+
+const MATCHERS: PartKind<'integration_matcher', IntegrationMatcher> = {
+  table: 'integration_matcher',
+  label: 'Matcher',
+  objectType: 'integrationmatcher',
+  eventName: 'Integration matcher',
+  toApi: repo.toMatcher,
+}
+
+const VALUES: PartKind<'integration_extract_value', IntegrationExtractValue> = {
+  table: 'integration_extract_value',
+  label: 'Extracted value',
+  objectType: 'integrationextractvalue',
+  eventName: 'Integration extracted value',
+  toApi: repo.toExtractValue,
+}
+
+async function requirePart<T extends repo.PartTable, Out>(
+  db: Q,
+  kind: PartKind<T, Out>,
+  integrationId: number,
+  id: number,
+): Promise<repo.PartRow<T>> {
+  const row = await repo.findPartRow(db, kind.table, integrationId, id)
+  if (!row) throw new NotFoundError(kind.label)
+  return row
+}
+
+async function partEvent(
+  db: Q,
+  kind: Pick<PartKind<repo.PartTable, unknown>, 'objectType' | 'eventName'>,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+  description: string,
+): Promise<void> {
+  await insertEvent(db, {
+    projectId,
+    userId: actor.id,
+    integrationId,
+    objectType: kind.objectType,
+    objectId: id,
+    description: `${kind.eventName} ${description}`,
+  })
+}
+
+async function listParts<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  projectId: number,
+  integrationId: number,
+): Promise<Out[]> {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return (await repo.listPartRows(db.kysely, kind.table, integrationId)).map((row) =>
+    kind.toApi(row),
+  )
+}
+
+async function getPart<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<Out> {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  return kind.toApi(await requirePart(db.kysely, kind, integrationId, id))
+}
+
+async function createPart<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  values: Insertable<Database[T]> & { name: string },
+): Promise<Out> {
+  return db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const id = await repo.insertPart({ kysely: trx, dialect: db.dialect }, kind.table, values)
+    await partEvent(trx, kind, actor, projectId, integrationId, id, `${values.name} created`)
+    return kind.toApi(await requirePart(trx, kind, integrationId, id))
+  })
+}
+
+/**
+ * Replaces a stored row's fields with those `merge` returns for it (after its own checks),
+ * in one transaction with the event.
+ */
+async function updatePart<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+  merge: (stored: repo.PartRow<T>) => Updateable<Database[T]> & { name: string },
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const values = merge(await requirePart(trx, kind, integrationId, id))
+    await repo.updatePartRow(trx, kind.table, id, values)
+    await partEvent(trx, kind, actor, projectId, integrationId, id, `${values.name} updated`)
+  })
+}
+
+async function deletePart<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  actor: Actor,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await requireIntegration(trx, projectId, integrationId)
+    const row = await requirePart(trx, kind, integrationId, id)
+    await repo.deletePartRow(trx, kind.table, id)
+    await partEvent(trx, kind, actor, projectId, integrationId, id, `${row.name} deleted`)
+  })
+}
+
+/** Nothing refers to a matcher or a value; the compatible API answers with this. */
+async function partRefs<T extends repo.PartTable, Out>(
+  db: Db,
+  kind: PartKind<T, Out>,
+  projectId: number,
+  integrationId: number,
+  id: number,
+): Promise<IntegrationPartRefs> {
+  await requireIntegration(db.kysely, projectId, integrationId)
+  await requirePart(db.kysely, kind, integrationId, id)
+  return { integrations: [] }
+}
+
+function assertSameIntegration(input: { integration_id?: number | undefined }, id: number) {
+  if (input.integration_id !== undefined && input.integration_id !== id) {
+    throw new BadRequestError('Extractor ID in body and URL must be the same')
+  }
+}
+
 // Matchers
 
 /** Rules beyond single fields, worded as the compatible API words them. */
@@ -189,12 +343,6 @@ function checkMatcher(input: MatcherInput): void {
   if (input.value === '') throw new BadRequestError('No value set')
 }
 
-function assertSameIntegration(input: { integration_id?: number | undefined }, id: number) {
-  if (input.integration_id !== undefined && input.integration_id !== id) {
-    throw new BadRequestError('Extractor ID in body and URL must be the same')
-  }
-}
-
 function matcherValues(input: MatcherInput) {
   return {
     name: input.name,
@@ -206,20 +354,12 @@ function matcherValues(input: MatcherInput) {
   }
 }
 
-async function requireMatcher(db: Q, integrationId: number, id: number) {
-  const row = await repo.findMatcherRow(db, integrationId, id)
-  if (!row) throw new NotFoundError('Matcher')
-  return row
-}
-
 export async function listMatchers(db: Db, projectId: number, integrationId: number) {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  return (await repo.listMatcherRows(db.kysely, integrationId)).map(repo.toMatcher)
+  return listParts(db, MATCHERS, projectId, integrationId)
 }
 
 export async function getMatcher(db: Db, projectId: number, integrationId: number, id: number) {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  return repo.toMatcher(await requireMatcher(db.kysely, integrationId, id))
+  return getPart(db, MATCHERS, projectId, integrationId, id)
 }
 
 export async function createMatcher(
@@ -231,21 +371,9 @@ export async function createMatcher(
 ): Promise<IntegrationMatcher> {
   assertSameIntegration(input, integrationId)
   checkMatcher(input)
-  return db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    const id = await repo.insertMatcher(
-      { kysely: trx, dialect: db.dialect },
-      { integration_id: integrationId, ...matcherValues(input) },
-    )
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationmatcher',
-      objectId: id,
-      description: `Integration matcher ${input.name} created`,
-    })
-    return repo.toMatcher(await requireMatcher(trx, integrationId, id))
+  return createPart(db, MATCHERS, actor, projectId, integrationId, {
+    integration_id: integrationId,
+    ...matcherValues(input),
   })
 }
 
@@ -262,19 +390,7 @@ export async function updateMatcher(
     throw new BadRequestError('Matcher ID in body and URL must be the same')
   }
   checkMatcher(input)
-  await db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    await requireMatcher(trx, integrationId, id)
-    await repo.updateMatcherRow(trx, id, matcherValues(input))
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationmatcher',
-      objectId: id,
-      description: `Integration matcher ${input.name} updated`,
-    })
-  })
+  await updatePart(db, MATCHERS, actor, projectId, integrationId, id, () => matcherValues(input))
 }
 
 export async function deleteMatcher(
@@ -284,19 +400,7 @@ export async function deleteMatcher(
   integrationId: number,
   id: number,
 ): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    const row = await requireMatcher(trx, integrationId, id)
-    await repo.deleteMatcherRow(trx, id)
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationmatcher',
-      objectId: id,
-      description: `Integration matcher ${row.name} deleted`,
-    })
-  })
+  await deletePart(db, MATCHERS, actor, projectId, integrationId, id)
 }
 
 export async function matcherRefs(
@@ -305,9 +409,7 @@ export async function matcherRefs(
   integrationId: number,
   id: number,
 ): Promise<IntegrationPartRefs> {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  await requireMatcher(db.kysely, integrationId, id)
-  return { integrations: [] }
+  return partRefs(db, MATCHERS, projectId, integrationId, id)
 }
 
 // Extracted values
@@ -348,20 +450,12 @@ function valueFields(value: ValueFields): ValueFields {
   }
 }
 
-async function requireValue(db: Q, integrationId: number, id: number) {
-  const row = await repo.findValueRow(db, integrationId, id)
-  if (!row) throw new NotFoundError('Extracted value')
-  return row
-}
-
 export async function listValues(db: Db, projectId: number, integrationId: number) {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  return (await repo.listValueRows(db.kysely, integrationId)).map(repo.toExtractValue)
+  return listParts(db, VALUES, projectId, integrationId)
 }
 
 export async function getValue(db: Db, projectId: number, integrationId: number, id: number) {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  return repo.toExtractValue(await requireValue(db.kysely, integrationId, id))
+  return getPart(db, VALUES, projectId, integrationId, id)
 }
 
 export async function createValue(
@@ -373,21 +467,9 @@ export async function createValue(
 ): Promise<IntegrationExtractValue> {
   assertSameIntegration(input, integrationId)
   checkValue(input)
-  return db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    const id = await repo.insertValue(
-      { kysely: trx, dialect: db.dialect },
-      { integration_id: integrationId, ...valueFields(input) },
-    )
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationextractvalue',
-      objectId: id,
-      description: `Integration extracted value ${input.name} created`,
-    })
-    return repo.toExtractValue(await requireValue(trx, integrationId, id))
+  return createPart(db, VALUES, actor, projectId, integrationId, {
+    integration_id: integrationId,
+    ...valueFields(input),
   })
 }
 
@@ -401,9 +483,7 @@ export async function updateValue(
 ): Promise<void> {
   if (input.id !== id) throw new BadRequestError('Value ID in body and URL must be the same')
   assertSameIntegration(input, integrationId)
-  await db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    const stored = await requireValue(trx, integrationId, id)
+  await updatePart(db, VALUES, actor, projectId, integrationId, id, (stored) => {
     const merged: ValueFields = {
       name: input.name ?? stored.name,
       value_source: input.value_source ?? stored.value_source,
@@ -412,15 +492,7 @@ export async function updateValue(
       variable: input.variable ?? stored.variable,
     }
     checkValue(merged)
-    await repo.updateValueRow(trx, id, valueFields(merged))
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationextractvalue',
-      objectId: id,
-      description: `Integration extracted value ${merged.name} updated`,
-    })
+    return valueFields(merged)
   })
 }
 
@@ -431,19 +503,7 @@ export async function deleteValue(
   integrationId: number,
   id: number,
 ): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    await requireIntegration(trx, projectId, integrationId)
-    const row = await requireValue(trx, integrationId, id)
-    await repo.deleteValueRow(trx, id)
-    await insertEvent(trx, {
-      projectId,
-      userId: actor.id,
-      integrationId,
-      objectType: 'integrationextractvalue',
-      objectId: id,
-      description: `Integration extracted value ${row.name} deleted`,
-    })
-  })
+  await deletePart(db, VALUES, actor, projectId, integrationId, id)
 }
 
 export async function valueRefs(
@@ -452,9 +512,7 @@ export async function valueRefs(
   integrationId: number,
   id: number,
 ): Promise<IntegrationPartRefs> {
-  await requireIntegration(db.kysely, projectId, integrationId)
-  await requireValue(db.kysely, integrationId, id)
-  return { integrations: [] }
+  return partRefs(db, VALUES, projectId, integrationId, id)
 }
 
 // Aliases

@@ -4,6 +4,7 @@ import type { Db } from '@flagman/db'
 import { decryptKeySecret as decryptSecret } from '../../lib/key-secret.js'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { findApp } from '../apps/apps.service.js'
+import { deliveryEnv } from './delivery-env.js'
 import type { TaskRow } from './tasks.repository.js'
 
 /** A problem that ends the task in error with this message in its log. */
@@ -321,7 +322,17 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
     extraVars: { ...envJson, ...taskVars, semaphore_vars: { task_details: taskDetails } },
     secretVars: input.secret,
     varSecrets,
-    env: { ...envVars, ...meta },
+    // What a webhook delivery carried adds variables; it never replaces the environment's own
+    // variables and secrets or the task metadata.
+    env: {
+      ...(await deliveryEnv(
+        db.kysely,
+        task,
+        varSecrets.map((s) => s.name),
+      )),
+      ...envVars,
+      ...meta,
+    },
     templateArgs: stringArray(template.arguments, 'The template arguments'),
     taskArgs: stringArray(task.arguments, 'The task arguments'),
     ansible: {
