@@ -4,11 +4,13 @@ import type apps from './locales/en/apps.json'
 import type auth from './locales/en/auth.json'
 import type common from './locales/en/common.json'
 import type environments from './locales/en/environments.json'
+import type integrations from './locales/en/integrations.json'
 import type inventories from './locales/en/inventories.json'
 import type keys from './locales/en/keys.json'
 import type projects from './locales/en/projects.json'
 import type references from './locales/en/references.json'
 import type repositories from './locales/en/repositories.json'
+import type schedules from './locales/en/schedules.json'
 import type shell from './locales/en/shell.json'
 import type team from './locales/en/team.json'
 import type tasks from './locales/en/tasks.json'
@@ -35,6 +37,8 @@ declare module 'i18next' {
       templates: typeof templates
       apps: typeof apps
       tasks: typeof tasks
+      schedules: typeof schedules
+      integrations: typeof integrations
     }
   }
 }

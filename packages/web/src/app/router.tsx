@@ -8,6 +8,7 @@ import { RouteErrorBoundary } from './layouts/route-error-boundary'
 // Importing a chunk twice loads it once: `preloadRoute` and `lazy` share these loaders.
 const chunks = {
   login: () => import('./routes/auth/login'),
+  verify: () => import('./routes/auth/verify'),
   appRoot: () => import('./layouts/app-root'),
   shell: () => import('./layouts/shell-layout'),
   projectLayout: () => import('./layouts/project-layout'),
@@ -21,6 +22,9 @@ const chunks = {
   keys: () => import('./routes/project/keys'),
   repositories: () => import('./routes/project/repositories'),
   activity: () => import('./routes/project/activity'),
+  schedule: () => import('./routes/project/schedule'),
+  integrations: () => import('./routes/project/integrations'),
+  integration: () => import('./routes/project/integration'),
   newProject: () => import('./routes/project/new'),
   restore: () => import('./routes/project/restore'),
   templates: () => import('./routes/project/templates'),
@@ -50,6 +54,8 @@ const PROJECT_PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   keys: chunks.keys,
   repositories: chunks.repositories,
   activity: chunks.activity,
+  schedule: chunks.schedule,
+  integrations: chunks.integrations,
   templates: chunks.templates,
   views: chunks.templates,
 }
@@ -78,6 +84,7 @@ export function preloadRoute(
   const templatePage =
     page === 'templates' ? rest[0] : rest[1] === 'templates' ? rest[2] : undefined
   if (templatePage !== undefined) load(chunks.template)
+  else if (page === 'integrations' && rest[0] !== undefined) load(chunks.integration)
   else {
     const chunk = PROJECT_PAGE_CHUNKS[page]
     if (chunk) load(chunk)
@@ -93,6 +100,9 @@ const environmentRoute = lazyComponent(chunks.environment, (m) => m.EnvironmentR
 const keysRoute = lazyComponent(chunks.keys, (m) => m.KeysRoute)
 const repositoriesRoute = lazyComponent(chunks.repositories, (m) => m.RepositoriesRoute)
 const activityRoute = lazyComponent(chunks.activity, (m) => m.ActivityRoute)
+const scheduleRoute = lazyComponent(chunks.schedule, (m) => m.ScheduleRoute)
+const integrationsRoute = lazyComponent(chunks.integrations, (m) => m.IntegrationsRoute)
+const integrationRoute = lazyComponent(chunks.integration, (m) => m.IntegrationRoute)
 const templatesRoute = lazyComponent(chunks.templates, (m) => m.TemplatesRoute)
 const templateRoute = lazyComponent(chunks.template, (m) => m.TemplateRoute)
 const notFound = lazyComponent(chunks.notFound, (m) => m.NotFoundRoute)
@@ -101,6 +111,18 @@ export const routes: RouteObject[] = [
   {
     path: paths.login.path,
     lazy: lazyComponent(chunks.login, (m) => m.LoginRoute),
+    hydrateFallbackElement: fullPageLoading,
+    errorElement: <RouteErrorBoundary />,
+  },
+  {
+    path: paths.verify.path,
+    lazy: lazyComponent(chunks.verify, (m) => m.VerifyRoute),
+    hydrateFallbackElement: fullPageLoading,
+    errorElement: <RouteErrorBoundary />,
+  },
+  {
+    path: paths.recovery.path,
+    lazy: lazyComponent(chunks.verify, (m) => m.RecoveryRoute),
     hydrateFallbackElement: fullPageLoading,
     errorElement: <RouteErrorBoundary />,
   },
@@ -150,6 +172,9 @@ export const routes: RouteObject[] = [
               { path: paths.projectKeys.path, lazy: keysRoute },
               { path: paths.projectRepositories.path, lazy: repositoriesRoute },
               { path: paths.projectActivity.path, lazy: activityRoute },
+              { path: paths.projectSchedule.path, lazy: scheduleRoute },
+              { path: paths.projectIntegrations.path, lazy: integrationsRoute },
+              { path: paths.projectIntegration.path, lazy: integrationRoute },
               { path: paths.projectTemplates.path, lazy: templatesRoute },
               { path: 'views/:viewId/templates', lazy: templatesRoute },
               { path: 'templates/:templateId', lazy: templateRoute },

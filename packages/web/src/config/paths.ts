@@ -1,9 +1,11 @@
-import { buildPath } from '@flagman/contract'
+import { buildPath, OIDC_LOGIN_PATH } from '@flagman/contract'
 
 /** Route patterns (for the router) and href builders (for links), kept in one place. */
 export const paths = {
   root: { path: '/', href: () => '/' },
   login: { path: '/auth/login', href: () => '/auth/login' },
+  verify: { path: '/auth/verify', href: () => '/auth/verify' },
+  recovery: { path: '/auth/recovery', href: () => '/auth/recovery' },
   users: { path: '/users', href: () => '/users' },
   apps: { path: '/apps', href: () => '/apps' },
   activeTasks: { path: '/tasks', href: () => '/tasks' },
@@ -54,6 +56,19 @@ export const paths = {
     href: (projectId: number, templateId: number, viewId: number | null = null) =>
       `${viewId === null ? `/project/${projectId}` : `/project/${projectId}/views/${viewId}`}/templates/${templateId}`,
   },
+  projectSchedule: {
+    path: 'schedule',
+    href: (projectId: number) => `/project/${projectId}/schedule`,
+  },
+  projectIntegrations: {
+    path: 'integrations',
+    href: (projectId: number) => `/project/${projectId}/integrations`,
+  },
+  projectIntegration: {
+    path: 'integrations/:integrationId',
+    href: (projectId: number, integrationId: number) =>
+      `/project/${projectId}/integrations/${integrationId}`,
+  },
   projectActivity: {
     path: 'activity',
     href: (projectId: number) => `/project/${projectId}/activity`,
@@ -64,12 +79,14 @@ export const paths = {
 export const PROJECT_PAGES = [
   'history',
   'templates',
+  'schedule',
   'settings',
   'team',
   'inventory',
   'environment',
   'keys',
   'repositories',
+  'integrations',
   'activity',
 ] as const
 export type ProjectPage = (typeof PROJECT_PAGES)[number]
@@ -83,7 +100,7 @@ export function isProjectPage(value: string | null | undefined): value is Projec
  * the identity provider), so it is a link and not an API call.
  */
 export function oidcLoginHref(providerId: string, redirect?: string): string {
-  const path = buildPath('/api/auth/oidc/:provider_id/login', { provider_id: providerId })
+  const path = buildPath(OIDC_LOGIN_PATH, { provider_id: providerId })
   return redirect ? `${path}?${new URLSearchParams({ redirect }).toString()}` : path
 }
 

@@ -19,6 +19,8 @@ export const NAMESPACES = [
   'templates',
   'apps',
   'tasks',
+  'schedules',
+  'integrations',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -1,11 +1,13 @@
 import type { Project } from '@flagman/contract'
 import AssignmentIcon from '@mui/icons-material/Assignment'
+import EventIcon from '@mui/icons-material/Event'
 import DashboardIcon from '@mui/icons-material/Dashboard'
 import DataObjectIcon from '@mui/icons-material/DataObject'
 import DnsIcon from '@mui/icons-material/Dns'
 import NotificationsNoneIcon from '@mui/icons-material/NotificationsNone'
 import PeopleIcon from '@mui/icons-material/People'
 import SourceIcon from '@mui/icons-material/Source'
+import WebhookIcon from '@mui/icons-material/Webhook'
 import VpnKeyIcon from '@mui/icons-material/VpnKey'
 import Box from '@mui/material/Box'
 import Divider from '@mui/material/Divider'
@@ -67,6 +69,8 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
     'repositories',
     'activity',
     'templates',
+    'schedules',
+    'integrations',
   ])
   const { user, projects } = useSession()
   const navigate = useNavigate()
@@ -106,6 +110,11 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
         ],
       },
       {
+        to: paths.projectSchedule.href(project.id),
+        label: t('schedules:menu'),
+        icon: <EventIcon />,
+      },
+      {
         to: paths.projectInventory.href(project.id),
         label: t('inventories:menu'),
         icon: <DnsIcon />,
@@ -124,6 +133,11 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
         to: paths.projectRepositories.href(project.id),
         label: t('repositories:menu'),
         icon: <SourceIcon />,
+      },
+      {
+        to: paths.projectIntegrations.href(project.id),
+        label: t('integrations:menu'),
+        icon: <WebhookIcon />,
       },
     )
   }

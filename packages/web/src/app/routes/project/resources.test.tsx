@@ -178,10 +178,11 @@ describe('safe deletion', { timeout: SLOW_TEST_MS }, () => {
       'href',
       '/project/4/templates/2',
     )
-    // Integrations have no page: named, not linked.
     const integrationList = within(dialog).getByRole('list', { name: 'Integrations' })
-    expect(within(integrationList).getByText('GitHub push')).toBeInTheDocument()
-    expect(within(integrationList).queryByRole('link')).not.toBeInTheDocument()
+    expect(within(integrationList).getByRole('link', { name: 'GitHub push' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/project\/4\/integrations\/\d+$/),
+    )
     expect(within(dialog).queryByRole('list', { name: 'Schedules' })).not.toBeInTheDocument()
     expect(within(dialog).queryByRole('list', { name: 'Inventories' })).not.toBeInTheDocument()
     expect(requests.some((request) => request.method === 'DELETE')).toBe(false)
@@ -278,10 +279,12 @@ describe('read-only pages', { timeout: SLOW_TEST_MS }, () => {
     ).toEqual([
       'Dashboard',
       'Task Templates',
+      'Schedule',
       'Inventory',
       'Environment',
       'Key Store',
       'Repositories',
+      'Integrations',
       'Team',
       'Activity',
     ])

@@ -3,20 +3,16 @@ import ContentCopyIcon from '@mui/icons-material/ContentCopy'
 import DeleteIcon from '@mui/icons-material/Delete'
 import EditIcon from '@mui/icons-material/Edit'
 import Box from '@mui/material/Box'
-import Breadcrumbs from '@mui/material/Breadcrumbs'
-import Button from '@mui/material/Button'
-import IconButton from '@mui/material/IconButton'
-import Link from '@mui/material/Link'
 import Stack from '@mui/material/Stack'
 import Tab from '@mui/material/Tab'
 import Tabs from '@mui/material/Tabs'
-import Tooltip from '@mui/material/Tooltip'
-import Typography from '@mui/material/Typography'
-import { type ReactNode, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, Link as RouterLink, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { ErrorAlert } from '../../../components/error-alert'
 import { LoadingState } from '../../../components/loading-state'
+import { DetailTitle } from '../../../components/detail-title'
+import { HeaderButton } from '../../../components/header-button'
 import { PageHeader } from '../../../components/page-header'
 import { NEW_TEMPLATE_PARAM, paths } from '../../../config/paths'
 import { SafeDeleteDialogs } from '../../../features/references/components/safe-delete-dialogs'
@@ -115,66 +111,36 @@ export function TemplateRoute() {
     return <Navigate to={`${base}/tasks`} replace />
   }
 
-  const headerButton = (label: string, icon: ReactNode, onClick: () => void) => (
-    <>
-      <Tooltip title={label}>
-        <IconButton
-          aria-label={label}
-          onClick={onClick}
-          sx={{ display: { xs: 'inline-flex', md: 'none' } }}
-        >
-          {icon}
-        </IconButton>
-      </Tooltip>
-      <Button
-        startIcon={icon}
-        onClick={onClick}
-        sx={{ display: { xs: 'none', md: 'inline-flex' } }}
-      >
-        {label}
-      </Button>
-    </>
-  )
-
   return (
     <>
       <PageHeader
         title={
-          <Breadcrumbs
-            aria-label={t('details.breadcrumbs')}
-            sx={{
-              fontSize: 'inherit',
-              '& .MuiBreadcrumbs-ol': { flexWrap: 'nowrap' },
-              '& .MuiBreadcrumbs-li:first-of-type': { display: { xs: 'none', sm: 'list-item' } },
-              '& .MuiBreadcrumbs-separator': { display: { xs: 'none', sm: 'flex' } },
-              '& .MuiBreadcrumbs-li': { minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis' },
-            }}
-          >
-            <Link component={RouterLink} to={listHref} color="inherit" underline="hover">
-              {t('page.title')}
-            </Link>
-            <Typography
-              component="span"
-              variant="h6"
-              noWrap
-              sx={{ color: 'text.primary', display: 'block' }}
-              aria-current="page"
-            >
-              {item.name}
-            </Typography>
-          </Breadcrumbs>
+          <DetailTitle
+            label={t('details.breadcrumbs')}
+            listHref={listHref}
+            listTitle={t('page.title')}
+            name={item.name}
+          />
         }
         actions={
           <>
             {canManage ? (
               <>
-                {headerButton(t('details.delete'), <DeleteIcon />, () => deletion.start(item))}
-                {headerButton(t('details.copy'), <ContentCopyIcon />, () =>
-                  setDialog({ kind: 'copy', template: item }),
-                )}
-                {headerButton(t('details.edit'), <EditIcon />, () =>
-                  setDialog({ kind: 'edit', template: item }),
-                )}
+                <HeaderButton
+                  label={t('details.delete')}
+                  icon={<DeleteIcon />}
+                  onClick={() => deletion.start(item)}
+                />
+                <HeaderButton
+                  label={t('details.copy')}
+                  icon={<ContentCopyIcon />}
+                  onClick={() => setDialog({ kind: 'copy', template: item })}
+                />
+                <HeaderButton
+                  label={t('details.edit')}
+                  icon={<EditIcon />}
+                  onClick={() => setDialog({ kind: 'edit', template: item })}
+                />
               </>
             ) : null}
             <NewTaskButton

@@ -16,8 +16,7 @@ type Section = (typeof REF_SECTIONS)[number]
 
 /**
  * The page a reference links to: templates (and schedules, which are listed by their template)
- * open the template; inventories and repositories their list. Integrations have no page and
- * are plain text.
+ * open the template; inventories and repositories their list; integrations their own page.
  */
 function refHref(section: Section, projectId: number, item: RefItem): string | null {
   switch (section) {
@@ -28,6 +27,8 @@ function refHref(section: Section, projectId: number, item: RefItem): string | n
       return paths.projectInventory.href(projectId)
     case 'repositories':
       return paths.projectRepositories.href(projectId)
+    case 'integrations':
+      return paths.projectIntegration.href(projectId, item.id)
     default:
       return null
   }

@@ -8,4 +8,8 @@ export const taskKeys = {
   stats: (projectId: number, templateId: number) =>
     ['project', projectId, 'tasks', 'stats', templateId] as const,
   active: () => ['tasks', 'active'] as const,
+  originIntegrations: (projectId: number) =>
+    ['project', projectId, 'tasks', 'origins', 'integrations'] as const,
+  originSchedules: (projectId: number) =>
+    ['project', projectId, 'tasks', 'origins', 'schedules'] as const,
 }

@@ -12,7 +12,15 @@ import IconButton from '@mui/material/IconButton'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
 import Typography from '@mui/material/Typography'
-import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react'
+import {
+  type ReactNode,
+  useDeferredValue,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react'
 import { useTranslation } from 'react-i18next'
 import { ErrorAlert } from '../../../components/error-alert'
 import { LoadingState } from '../../../components/loading-state'
@@ -28,7 +36,9 @@ import {
 } from '../api/tasks'
 import { LogBuffer, type LogLine, mergeLogLines, toLogLines } from '../log-buffer'
 import { taskActions } from '../task-status'
+import { useTaskOriginNames } from '../api/task-origins'
 import { TaskLogView } from './task-log-view'
+import { TaskOrigin } from './task-origin'
 import { TaskStatusChip } from './task-status-chip'
 
 /** Width of the task log dialog in pixels. */
@@ -113,6 +123,10 @@ export function TaskLogDialog({
 
   const team = useTeam(projectId)
   const author = team.data?.find((member) => member.id === task.data?.user_id)?.name
+  const originNames = useTaskOriginNames(projectId, {
+    integrations: task.data?.integration_id != null && task.data.user_id === null,
+    schedules: task.data?.schedule_id != null && task.data.user_id === null,
+  })
   const [query, setQuery] = useState('')
   // Typing stays responsive on long logs: the filter runs on a deferred copy of the query.
   const deferredQuery = useDeferredValue(query)
@@ -182,7 +196,9 @@ export function TaskLogDialog({
                 fontSize: 14,
               }}
             >
-              <Field label={t('log.author')} value={author ?? '—'} />
+              <Field label={t('log.author')}>
+                <TaskOrigin task={task.data} names={originNames} userName={author ?? null} />
+              </Field>
               <Field label={t('log.started')} value={formatDate(task.data.start)} />
               <Field label={t('log.ended')} value={formatDate(task.data.end)} />
               <Field
@@ -264,14 +280,22 @@ export function TaskLogDialog({
   )
 }
 
-function Field({ label, value }: { label: string; value: string }) {
+function Field({
+  label,
+  value,
+  children,
+}: {
+  label: string
+  value?: string
+  children?: ReactNode
+}) {
   return (
     <Box sx={{ minWidth: 0 }}>
       <Typography variant="caption" color="text.secondary" component="div">
         {label}
       </Typography>
       <Typography variant="body2" noWrap title={value}>
-        {value}
+        {children ?? value}
       </Typography>
     </Box>
   )

@@ -3,6 +3,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { listedTaskFixture } from '../../../testing/fixtures'
+import { mockFetch } from '../../../testing/mock-fetch'
 import { renderWithProviders } from '../../../testing/render'
 import { TasksTable } from './tasks-table'
 
@@ -45,5 +46,47 @@ describe('TasksTable', () => {
     await userEvent.click(screen.getByRole('button', { name: /next page/i }))
     expect(screen.getAllByRole('row')).toHaveLength(6)
     expect(screen.getByRole('link', { name: '#1' })).toBeInTheDocument()
+  })
+
+  it('names the integration or schedule that started a task, linked to its page', async () => {
+    mockFetch({
+      'GET /api/project/4/integrations': {
+        body: [
+          {
+            id: 7,
+            name: 'GitHub push',
+            project_id: 4,
+            template_id: 1,
+            auth_method: '',
+            auth_secret_id: null,
+            auth_header: '',
+            searchable: false,
+            task_params: null,
+            debounce: false,
+          },
+        ],
+      },
+      'GET /api/project/4/schedules': { body: [] },
+    })
+    renderWithProviders(
+      <TasksTable
+        tasks={[
+          task(3, { project_id: 4, user_id: null, user_name: null, integration_id: 7 }),
+          task(2, { project_id: 4, user_id: null, user_name: null, schedule_id: 5 }),
+          task(1, { project_id: 4, user_id: null, user_name: null, integration_id: 99 }),
+        ]}
+      />,
+      { route: '/project/4/history' },
+    )
+    expect(await screen.findByRole('link', { name: 'Integration GitHub push' })).toHaveAttribute(
+      'href',
+      '/project/4/integrations/7',
+    )
+    // A deleted schedule or integration is shown by its number.
+    expect(await screen.findByRole('link', { name: 'Schedule #5' })).toHaveAttribute(
+      'href',
+      '/project/4/schedule',
+    )
+    expect(screen.getByRole('link', { name: 'Integration #99' })).toBeInTheDocument()
   })
 })

@@ -9,6 +9,8 @@ import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
+import { useTaskOriginNames } from '../api/task-origins'
+import { TaskOrigin } from './task-origin'
 import { taskSearch } from './task-log-host'
 import { TaskPagination, useTaskPages } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
@@ -40,6 +42,11 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
   const { t } = useTranslation('tasks')
   const pages = useTaskPages(tasks)
   const rows = pages.rows
+  const projectId = rows[0]?.project_id ?? 0
+  const originNames = useTaskOriginNames(projectId, {
+    integrations: rows.some((task) => task.integration_id !== null && !task.user_name),
+    schedules: rows.some((task) => task.schedule_id !== null && !task.user_name),
+  })
   return (
     <Paper variant="outlined">
       <TableContainer>
@@ -68,7 +75,9 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
                   <TaskStatusChip status={task.status} />
                 </TableCell>
                 <TableCell>{taskVersion(task) ?? '—'}</TableCell>
-                <TableCell>{task.user_name ?? '—'}</TableCell>
+                <TableCell>
+                  <TaskOrigin task={task} names={originNames} />
+                </TableCell>
                 <TableCell>{formatDate(task.start ?? task.created)}</TableCell>
                 <TableCell>{duration(task.start, task.end)}</TableCell>
               </TableRow>
