@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs (Chromium for browser tests, Ansible for
-# job tests) when they are missing, and starts the local PostgreSQL and MariaDB servers
+# job tests, slapd and ldap-utils for LDAP sign-in tests) when they are missing, and starts the local PostgreSQL and MariaDB servers
 # when they are installed but stopped, then waits (up to DB_START_TIMEOUT seconds, default
 # 60) until both answer. Prints which databases answer. Sourced by scripts/test.sh, which
 # uses postgres_answers and mysql_answers to decide which API test layers run.
@@ -33,6 +33,8 @@ wait_until() {
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v ansible-playbook >/dev/null 2>&1 || missing+=(ansible)
+[ -x /usr/sbin/slapd ] || missing+=(slapd)
+command -v ldapadd >/dev/null 2>&1 || missing+=(ldap-utils)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"
   SUDO=""

@@ -44,17 +44,24 @@ test.describe('own account', () => {
     await expect(account).toBeHidden()
     await expect(userMenuButton(page, renamed)).toBeVisible()
 
-    // Password: its own form in the same dialog, which requires a value.
+    // Password: its own form in the same dialog, which requires the current password too.
     menu = await openUserMenu(page, renamed)
     await menu.getByRole('menuitem', { name: 'Edit account' }).click()
     account = dialog(page, 'Edit account')
     await expect(account.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(renamed)
     await account.getByRole('button', { name: 'Change password' }).click()
-    await expect(account.getByText('Password is required')).toBeVisible()
+    await expect(account.getByText('Current password is required')).toBeVisible()
+    await expect(account.getByText('Password is required', { exact: true })).toBeVisible()
+    const current = account.getByRole('textbox', { name: 'Current password' })
+    await current.fill('not-my-password')
     await account.getByRole('textbox', { name: 'New password' }).fill(newPassword)
+    await account.getByRole('button', { name: 'Change password' }).click()
+    await expect(account.getByRole('alert')).toHaveText('The current password is incorrect')
+    await current.fill(user.password)
     await account.getByRole('button', { name: 'Change password' }).click()
     await expect(snackbar(page, 'Password changed')).toBeVisible()
     await expect(account.getByRole('textbox', { name: 'New password' })).toHaveValue('')
+    await expect(current).toHaveValue('')
     await account.getByRole('button', { name: 'Cancel' }).click()
     await expect(account).toBeHidden()
 

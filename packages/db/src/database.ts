@@ -18,6 +18,8 @@ export interface UserTable {
   external: Flag
   alert: Flag
   pro: Flag
+  /** The admin flag was given by the LDAP group mapping, which also takes it back. */
+  ldap_admin: Flag
 }
 
 export interface UserTotpTable {
@@ -26,6 +28,8 @@ export interface UserTotpTable {
   created: string
   secret: string
   recovery_hash: string | null
+  /** Time step of the last accepted code; a code of this step or earlier is refused. */
+  last_step: number | null
 }
 
 export interface SessionTable {
@@ -47,6 +51,9 @@ export interface ApiTokenTable {
   token_hash: string
   created: string
   expired: Flag
+  name: Generated<string>
+  expires_at: string | null
+  last_used: string | null
 }
 
 export interface ProjectTable {
@@ -64,6 +71,8 @@ export interface ProjectUserTable {
   project_id: number
   user_id: number
   role: string
+  /** Given by the LDAP group mapping at sign-in, which changes and removes it. */
+  ldap_managed: Flag
 }
 
 export interface EventTable {

@@ -2,6 +2,8 @@ import { resolve } from 'node:path'
 import { parseDbUrl, type DbConfig } from '@flagman/db'
 import { z } from 'zod'
 import { isTimeZone } from './lib/cron.js'
+import { loadLdapConfig, type LdapConfig } from './modules/auth/ldap.config.js'
+import { loadOidcProviders, type OidcProviderConfig } from './modules/auth/oidc-config.js'
 
 /** Server settings, read from `FLAGMAN_*` environment variables. Every one has a safe default. */
 export interface Config {
@@ -29,6 +31,10 @@ export interface Config {
   /** Failed sign-ins from one address, all accounts together, before it is refused a while. */
   loginMaxAttemptsPerAddress: number
   loginLockSeconds: number
+  /** Two-factor sign-in with an authenticator app (TOTP) may be turned on by users. */
+  totpEnabled: boolean
+  /** A user who lost their authenticator may sign in once with their recovery code. */
+  totpAllowRecovery: boolean
   /** Seconds between pings on the live socket; a client that misses one is disconnected. */
   wsPingSeconds: number
   /** IANA time zone of schedules that do not name their own (`UTC` by default). */
@@ -40,6 +46,10 @@ export interface Config {
   adminPassword: string
   adminEmail: string
   adminName: string
+  /** Sign-in against an LDAP directory (`FLAGMAN_LDAP_*`); null when off. */
+  ldap: LdapConfig | null
+  /** OpenID Connect providers from the JSON file `FLAGMAN_OIDC_CONFIG` names, in button order. */
+  oidcProviders: OidcProviderConfig[]
 }
 
 const bool = z
@@ -64,6 +74,8 @@ const EnvSchema = z.object({
   FLAGMAN_LOGIN_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(5),
   FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS: z.coerce.number().int().min(1).optional(),
   FLAGMAN_LOGIN_LOCK_SECONDS: z.coerce.number().int().min(1).default(60),
+  FLAGMAN_TOTP_ENABLED: bool.default(false),
+  FLAGMAN_TOTP_ALLOW_RECOVERY: bool.default(false),
   FLAGMAN_WS_PING_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   FLAGMAN_SCHEDULE_TIMEZONE: z
     .string()
@@ -76,6 +88,7 @@ const EnvSchema = z.object({
   FLAGMAN_ADMIN_PASSWORD: z.string().default(''),
   FLAGMAN_ADMIN_EMAIL: z.string().default('admin@localhost'),
   FLAGMAN_ADMIN_NAME: z.string().default('Administrator'),
+  FLAGMAN_OIDC_CONFIG: z.string().default(''),
 })
 
 /**
@@ -89,6 +102,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     throw new Error(`Invalid setting ${issue?.path.join('.')}: ${issue?.message}`)
   }
   const e = parsed.data
+  let oidcProviders: OidcProviderConfig[]
+  try {
+    oidcProviders = loadOidcProviders(e.FLAGMAN_OIDC_CONFIG)
+  } catch (error) {
+    throw new Error(`Invalid setting FLAGMAN_OIDC_CONFIG: ${(error as Error).message}`, {
+      cause: error,
+    })
+  }
+  // Read from `env` itself: the LDAP settings are checked together, with their own messages.
+  const ldap = loadLdapConfig(env)
   const dataDir = resolve(e.FLAGMAN_DATA_DIR)
   return {
     host: e.FLAGMAN_HOST,
@@ -109,6 +132,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     loginMaxAttemptsPerAddress:
       e.FLAGMAN_LOGIN_MAX_ATTEMPTS_PER_ADDRESS ?? e.FLAGMAN_LOGIN_MAX_ATTEMPTS * 10,
     loginLockSeconds: e.FLAGMAN_LOGIN_LOCK_SECONDS,
+    totpEnabled: e.FLAGMAN_TOTP_ENABLED,
+    totpAllowRecovery: e.FLAGMAN_TOTP_ALLOW_RECOVERY,
     wsPingSeconds: e.FLAGMAN_WS_PING_SECONDS,
     scheduleTimezone: e.FLAGMAN_SCHEDULE_TIMEZONE,
     accessKeyEncryption: e.FLAGMAN_ACCESS_KEY_ENCRYPTION,
@@ -116,5 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     adminPassword: e.FLAGMAN_ADMIN_PASSWORD,
     adminEmail: e.FLAGMAN_ADMIN_EMAIL,
     adminName: e.FLAGMAN_ADMIN_NAME,
+    ldap,
+    oidcProviders,
   }
 }

@@ -6,12 +6,14 @@ import {
   CreateUserBody,
   CurrentUser,
   SetPasswordBody,
+  TotpEnrolment,
   UpdateUserBody,
   User,
   UserSummary,
 } from './users.schemas.js'
 
 export const UserParams = z.object({ user_id: PathId })
+export const TotpParams = z.object({ user_id: PathId, totp_id: PathId })
 export const TokenParams = z.object({ token_id: z.string().min(1).max(64) })
 
 export const getCurrentUser = defineRoute({
@@ -30,6 +32,10 @@ export const listTokens = defineRoute({
   status: 200,
 })
 
+/**
+ * Creates an API token. The body (`CreateTokenBody`: name, expires_at) is optional, as in
+ * the compatible API, so it is not declared here: the server reads it itself.
+ */
 export const createToken = defineRoute({
   method: 'POST',
   path: '/api/user/tokens',
@@ -96,5 +102,33 @@ export const setUserPassword = defineRoute({
   access: access.self,
   params: UserParams,
   body: SetPasswordBody,
+  status: 204,
+})
+
+/** Turns on two-factor sign-in: a new secret, and a recovery code when recovery is allowed. */
+export const enableTotp = defineRoute({
+  method: 'POST',
+  path: '/api/users/:user_id/2fas/totp',
+  access: access.self,
+  params: UserParams,
+  response: TotpEnrolment,
+  status: 200,
+})
+
+/** The `otpauth://` address as a PNG QR code, for an authenticator app to scan. */
+export const getTotpQr = defineRoute({
+  method: 'GET',
+  path: '/api/users/:user_id/2fas/totp/:totp_id/qr',
+  access: access.self,
+  params: TotpParams,
+  status: 200,
+})
+
+/** Turns two-factor sign-in off, by the user or by an administrator. */
+export const disableTotp = defineRoute({
+  method: 'DELETE',
+  path: '/api/users/:user_id/2fas/totp/:totp_id',
+  access: access.self,
+  params: TotpParams,
   status: 204,
 })

@@ -4,6 +4,24 @@ import { Bool, Id, MAX_NAME_LENGTH, Timestamp, typeError } from '../common/field
 export const MIN_PASSWORD_LENGTH = 1
 export const MAX_PASSWORD_LENGTH = 1024
 
+/** A user's second factor as users are shown: never its secret nor its recovery code. */
+export const UserTotp = z.object({
+  id: Id,
+  created: Timestamp,
+  user_id: Id,
+})
+export type UserTotp = z.infer<typeof UserTotp>
+
+/**
+ * The answer to enabling two-factor sign-in, the only time the secret (inside `url`, an
+ * `otpauth://` address) and the recovery code (when recovery is allowed) are shown.
+ */
+export const TotpEnrolment = UserTotp.extend({
+  url: z.string(),
+  recovery_code: z.string().optional(),
+})
+export type TotpEnrolment = z.infer<typeof TotpEnrolment>
+
 export const User = z.object({
   id: Id,
   created: Timestamp,
@@ -14,6 +32,8 @@ export const User = z.object({
   external: z.boolean(),
   alert: z.boolean(),
   pro: z.boolean(),
+  /** Present when the user has two-factor sign-in and the server has it enabled. */
+  totp: UserTotp.optional(),
 })
 export type User = z.infer<typeof User>
 
@@ -78,6 +98,8 @@ export const UpdateUserBody = z.strictObject({
   email,
   /** Non-empty: changes the password. */
   password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+  /** Required with `password` when users change their own password. */
+  current_password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
   admin: Bool('admin').optional(),
   external: z.unknown().optional(),
   alert: Bool('alert').optional(),
@@ -85,13 +107,50 @@ export const UpdateUserBody = z.strictObject({
 })
 export type UpdateUserBody = z.input<typeof UpdateUserBody>
 
-export const SetPasswordBody = z.strictObject({ password: Password })
+export const SetPasswordBody = z.strictObject({
+  password: Password,
+  /** Required when users change their own password; administrators resetting another's do not send it. */
+  current_password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
+})
 export type SetPasswordBody = z.input<typeof SetPasswordBody>
 
 export const ApiToken = z.object({
+  /** The whole token when it is created (shown that once); in lists, its first characters. */
   id: z.string(),
   created: Timestamp,
+  /** Revoked, ended by a password change, or past its expiry. */
   expired: z.boolean(),
   user_id: Id,
+  name: z.string(),
+  /** When the token stops working; null: never. */
+  expires_at: Timestamp.nullable(),
+  /** When the token was last used, to the minute; null: never. */
+  last_used: Timestamp.nullable(),
+  /** The first characters of the token, to tell tokens apart. */
+  prefix: z.string(),
 })
 export type ApiToken = z.infer<typeof ApiToken>
+
+/** Longest API token name. */
+export const MAX_TOKEN_NAME_LENGTH = 100
+
+/**
+ * Body of `POST /api/user/tokens`, which may also be sent without one (the compatible API
+ * needs none): an unnamed token that never expires.
+ */
+export const CreateTokenBody = z.strictObject({
+  name: z
+    .string({ error: typeError('name', 'a string') })
+    .trim()
+    .max(MAX_TOKEN_NAME_LENGTH, `name must be at most ${MAX_TOKEN_NAME_LENGTH} characters`)
+    .optional(),
+  /** RFC 3339 time with a time zone; null or absent: the token never expires. */
+  expires_at: z.iso
+    .datetime({
+      offset: true,
+      error: 'expires_at must be a date and time like 2030-01-31T12:00:00Z',
+    })
+    .nullable()
+    .optional(),
+})
+export type CreateTokenBody = z.input<typeof CreateTokenBody>

@@ -7,11 +7,14 @@ import * as m0004 from './202611220004_create_templates_and_tasks.js'
 import * as m0005 from './202611220005_create_integrations_and_runners.js'
 import * as m0006 from './202611240001_integration_deliveries.js'
 import * as m0007 from './202611240002_schedule_runs.js'
+import * as m0008 from './202611240003_user_totp_last_step.js'
+import * as m0009 from './202611240004_api_token_name_expiry.js'
+import * as m0010 from './202611240005_ldap_managed_access.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>
-  down(db: Kysely<any>): Promise<void>
+  down(db: Kysely<any>, dialect: Dialect): Promise<void>
 }
 
 /** Every migration in order. Names are frozen once released. */
@@ -23,13 +26,19 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611220005_create_integrations_and_runners': m0005,
   '202611240001_integration_deliveries': m0006,
   '202611240002_schedule_runs': m0007,
+  '202611240003_user_totp_last_step': m0008,
+  '202611240004_api_token_name_expiry': m0009,
+  '202611240005_ldap_managed_access': m0010,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, m]) => [
       name,
-      { up: (db: Kysely<any>) => m.up(db, dialect), down: (db: Kysely<any>) => m.down(db) },
+      {
+        up: (db: Kysely<any>) => m.up(db, dialect),
+        down: (db: Kysely<any>) => m.down(db, dialect),
+      },
     ]),
   )
 }

@@ -1,8 +1,10 @@
+import { ROUTES } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
 import type { FastifyRequest } from 'fastify'
 import { sha256 } from '../lib/secrets.js'
 import type { Actor } from './actor.js'
+import { UnauthorizedError } from './errors.js'
 
 /** Name of the session cookie; kept from the compatible API so existing clients work. */
 export const SESSION_COOKIE = 'semaphore'
@@ -10,6 +12,23 @@ export const SESSION_COOKIE = 'semaphore'
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000
 /** last_active is written at most this often, to keep reads from turning into writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000
+
+/** The error of a session that still needs its second factor; the console looks for it. */
+export const TOTP_REQUIRED = 'TOTP_REQUIRED'
+
+/**
+ * Routes anyone may call (`METHOD path`): a session still waiting for its second factor
+ * reaches them as if signed out, so it can sign out, sign in again or verify. Every other
+ * route refuses it with TOTP_REQUIRED.
+ */
+const PUBLIC_ROUTES = new Set(
+  ROUTES.filter((r) => r.access.kind === 'public').map((r) => `${r.method} ${r.path}`),
+)
+
+function isPublicRoute(request: FastifyRequest): boolean {
+  const method = request.method === 'HEAD' ? 'GET' : request.method
+  return PUBLIC_ROUTES.has(`${method} ${request.routeOptions.url ?? ''}`)
+}
 
 const USER_COLUMNS = ['id', 'username', 'name', 'email', 'admin', 'external', 'pro'] as const
 
@@ -50,21 +69,43 @@ export function hasBearer(request: FastifyRequest): boolean {
   return bearerToken(request) !== null
 }
 
-/** The signed-in user of an unexpired API token, found by its hash or its row id. */
-async function tokenActor(db: Db, token: { hash: string } | { id: number }): Promise<Actor | null> {
+/**
+ * The signed-in user of an unexpired API token, found by its hash or its row id. A token
+ * past its expires_at is refused; `touch` records that it was used (at most once a minute).
+ */
+async function tokenActor(
+  db: Db,
+  token: { hash: string } | { id: number },
+  touch = false,
+): Promise<Actor | null> {
+  const now = nowIso()
   const row = await db.kysely
     .selectFrom('api_token')
     .innerJoin('user', 'user.id', 'api_token.user_id')
     .select(USER_COLUMNS.map((c) => `user.${c}` as const))
-    .select('api_token.id as token_id')
+    .select(['api_token.id as token_id', 'api_token.last_used'])
     .where((eb) =>
       'hash' in token
         ? eb('api_token.token_hash', '=', token.hash)
         : eb('api_token.id', '=', token.id),
     )
     .where('api_token.expired', '=', 0)
+    .where((eb) =>
+      eb.or([eb('api_token.expires_at', 'is', null), eb('api_token.expires_at', '>', now)]),
+    )
     .executeTakeFirst()
-  return row ? toActor(row, { tokenId: row.token_id }) : null
+  if (!row) return null
+  if (
+    touch &&
+    (!row.last_used || Date.parse(now) - Date.parse(row.last_used) > TOUCH_INTERVAL_MS)
+  ) {
+    await db.kysely
+      .updateTable('api_token')
+      .set({ last_used: now })
+      .where('id', '=', row.token_id)
+      .execute()
+  }
+  return toActor(row, { tokenId: row.token_id })
 }
 
 /**
@@ -76,11 +117,26 @@ async function sessionActor(
   session: { hash: string } | { id: number },
   touch: boolean,
 ): Promise<Actor | null> {
+  const found = await liveSession(db, session, touch)
+  return found?.verified ? found.actor : null
+}
+
+/** A live session, verified or still waiting for its second factor. */
+async function liveSession(
+  db: Db,
+  session: { hash: string } | { id: number },
+  touch: boolean,
+): Promise<{ actor: Actor; verified: boolean } | null> {
   const row = await db.kysely
     .selectFrom('session')
     .innerJoin('user', 'user.id', 'session.user_id')
     .select(USER_COLUMNS.map((c) => `user.${c}` as const))
-    .select(['session.id as session_id', 'session.last_active', 'session.expired'])
+    .select([
+      'session.id as session_id',
+      'session.last_active',
+      'session.expired',
+      'session.verified',
+    ])
     .where((eb) =>
       'hash' in session
         ? eb('session.token_hash', '=', session.hash)
@@ -104,16 +160,37 @@ async function sessionActor(
       .where('id', '=', row.session_id)
       .execute()
   }
-  return toActor(row, { sessionId: row.session_id })
+  return { actor: toActor(row, { sessionId: row.session_id }), verified: Boolean(row.verified) }
 }
 
-/** Finds who is calling: a bearer API token first, else the session cookie. */
+/**
+ * Finds who is calling: a bearer API token first, else the session cookie. A session still
+ * waiting for its second factor is refused with 401 TOTP_REQUIRED, except on public routes,
+ * which it reaches signed out.
+ */
 export async function resolveActor(db: Db, request: FastifyRequest): Promise<Actor | null> {
   const token = bearerToken(request)
-  if (token) return tokenActor(db, { hash: sha256(token) })
+  if (token) return tokenActor(db, { hash: sha256(token) }, true)
   const cookie = request.cookies[SESSION_COOKIE]
   if (!cookie) return null
-  return sessionActor(db, { hash: sha256(cookie) }, true)
+  const found = await liveSession(db, { hash: sha256(cookie) }, true)
+  if (!found) return null
+  if (found.verified) return found.actor
+  if (isPublicRoute(request)) return null
+  throw new UnauthorizedError(TOTP_REQUIRED)
+}
+
+/**
+ * The session of the cookie (never of a bearer token, which needs no second factor), with
+ * whether its second factor is still missing; null when there is no live session.
+ */
+export async function cookieSession(
+  db: Db,
+  request: FastifyRequest,
+): Promise<{ actor: Actor; verified: boolean } | null> {
+  const cookie = request.cookies[SESSION_COOKIE]
+  if (!cookie) return null
+  return liveSession(db, { hash: sha256(cookie) }, true)
 }
 
 /**

@@ -152,13 +152,24 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
       created: expect.stringMatching(ISO_TIME),
       expired: false,
       user_id: carol.id,
+      name: '',
+      expires_at: null,
+      last_used: null,
+      prefix: token.id.slice(0, 8),
     })
     expect(token.id).toBe(token.id.toLowerCase())
 
     const listed = await world.request('GET', '/api/user/tokens', { as: carol.as })
-    expect(listed.body).toEqual([
-      { id: token.id.slice(0, 8), created: token.created, expired: false, user_id: carol.id },
-    ])
+    const unused = {
+      id: token.id.slice(0, 8),
+      created: token.created,
+      user_id: carol.id,
+      name: '',
+      expires_at: null,
+      last_used: null,
+      prefix: token.id.slice(0, 8),
+    }
+    expect(listed.body).toEqual([{ ...unused, expired: false }])
     expect(listed.text).not.toContain(token.id)
 
     // The token signs in on its own, and the Bearer scheme is case-insensitive.
@@ -181,7 +192,7 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
     expectError(await world.request('GET', '/api/user', { as: { token: token.id } }), 401)
     const afterExpiry = await world.request('GET', '/api/user/tokens', { as: carol.as })
     expect(afterExpiry.body).toEqual([
-      { id: token.id.slice(0, 8), created: token.created, expired: true, user_id: carol.id },
+      { ...unused, expired: true, last_used: expect.stringMatching(ISO_TIME) },
     ])
   })
 

@@ -159,7 +159,7 @@ describe.each(dialects())('browser protections on %s', (dialect) => {
     expectNoContent(
       await world.request('POST', `/api/users/${user.id}/password`, {
         as: user.as,
-        json: { password: newPassword },
+        json: { password: newPassword, current_password: user.password },
       }),
     )
     expect(await userId(user.as)).toBe(user.id)

@@ -156,7 +156,13 @@ describe.each(dialects())('users on %s', (dialect) => {
     expectNoContent(
       await world.request('PUT', `/api/users/${user.id}`, {
         as: user.as,
-        json: { username: user.username, name: 'New Name', email, password: 'my-new-password' },
+        json: {
+          username: user.username,
+          name: 'New Name',
+          email,
+          password: 'my-new-password',
+          current_password: user.password,
+        },
       }),
     )
     const me = expectBody(

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ROUTES } from '@flagman/contract'
+import { ApiToken, ROUTES, TotpEnrolment } from '@flagman/contract'
 import type { Db } from '@flagman/db'
+import { TOTP, URI } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import {
@@ -32,7 +33,10 @@ import { setAppsActive } from '../support/templates.js'
  * A unique marker in every secret field, then tasks that use them, then a search for every
  * form of every marker in everything the server lets out or keeps: every GET route as an
  * admin and as a guest, websocket frames, task output, backups, the server's own log (at the
- * most verbose level), command lines of running processes, and the database files.
+ * most verbose level), command lines of running processes, and the database files. The
+ * sign-in secrets are among them: a second factor's secret and recovery code, an API token,
+ * a single sign-on client secret and the LDAP bind password (both settings, used against
+ * a provider and a directory that are down).
  */
 
 const Item = z.object({ id: z.number() }).catchall(z.unknown())
@@ -95,6 +99,22 @@ function forms(secret: string): Array<[string, string]> {
 /** Where a text was seen: a label and the text. */
 type Seen = Array<[string, string]>
 
+/** A port of this machine nothing listens on: connecting to it is refused at once. */
+async function closedPort(): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
+  const { port } = probe.address() as { port: number }
+  await new Promise((resolve) => probe.close(resolve))
+  return port
+}
+
+/** An answer's headers and body, as the scan reads them. */
+function answerText(headers: Headers, body: string): string {
+  const lines: string[] = []
+  headers.forEach((value, name) => lines.push(`${name}: ${value}`))
+  return `${lines.join('\n')}\n${body}`
+}
+
 describe.each(dialects())('secret markers on %s', (dialect) => {
   const tag = randomBytes(5).toString('hex')
   /** Unique per kind; the tail has characters each encoding changes. */
@@ -113,6 +133,8 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     'user password at creation': marker('userpasscreate'),
     'user password change': marker('userpasschange'),
     'user password update': marker('userpassupdate'),
+    'OIDC client secret': marker('oidcsecret'),
+    'LDAP bind password': marker('ldapbind'),
   }
   const s = (name: string): string => {
     const value = secrets[name]
@@ -153,7 +175,36 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve))
     tlsPort = (tls.address() as { port: number }).port
 
-    server = await startLoggedServer(dialect)
+    // Single sign-on and the directory are configured, with both of them down.
+    const oidcPort = await closedPort()
+    const provider = `http://127.0.0.1:${oidcPort}`
+    const oidcConfig = join(workDir, 'oidc.json')
+    writeFileSync(
+      oidcConfig,
+      JSON.stringify({
+        markers: {
+          display_name: 'Markers',
+          endpoint: {
+            issuer: provider,
+            auth: `${provider}/authorize`,
+            token: `${provider}/token`,
+            userinfo: `${provider}/userinfo`,
+            jwks: `${provider}/jwks`,
+          },
+          client_id: 'flagman',
+          client_secret: s('OIDC client secret'),
+        },
+      }),
+    )
+    server = await startLoggedServer(dialect, {
+      FLAGMAN_TOTP_ENABLED: 'true',
+      FLAGMAN_TOTP_ALLOW_RECOVERY: 'true',
+      FLAGMAN_OIDC_CONFIG: oidcConfig,
+      FLAGMAN_LDAP_URL: `ldap://127.0.0.1:${await closedPort()}`,
+      FLAGMAN_LDAP_BIND_DN: 'cn=flagman,dc=example,dc=test',
+      FLAGMAN_LDAP_BIND_PASSWORD: s('LDAP bind password'),
+      FLAGMAN_LDAP_SEARCH_BASE: 'ou=people,dc=example,dc=test',
+    })
     world = new World(server)
     db = await world.openDb()
     admin = await world.admin()
@@ -180,17 +231,76 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
           name: holder.name,
           email: holder.email,
           password: s('user password update'),
+          current_password: s('user password change'),
         },
         holderAs,
       ),
     )
     await world.signIn(holder.username, s('user password update'))
-    // An API token, used once.
-    const token = (await send('POST', '/api/user/tokens')).body as { id: string }
+    // An API token, used once: the whole token is only in the answer that creates it.
+    const token = expectBody(
+      await send('POST', '/api/user/tokens', { name: 'markers' }),
+      201,
+      ApiToken,
+    )
+    expect(token.name).toBe('markers')
     secrets['API token'] = token.id
     expect((await http(server.url, 'GET', '/api/user', { as: { token: token.id } })).status).toBe(
       200,
     )
+
+    // A second factor of a user who is not the admin, and one of its codes used to sign in.
+    // Its secret and recovery code are only in the enrolment answer, which is not searched.
+    const enrolled = await world.newUser()
+    const enrolment = expectBody(
+      await send('POST', `/api/users/${enrolled.id}/2fas/totp`, undefined, enrolled.as),
+      200,
+      TotpEnrolment,
+    )
+    const authenticator = URI.parse(enrolment.url)
+    if (!(authenticator instanceof TOTP)) throw new Error('not a TOTP address')
+    secrets['TOTP secret'] = authenticator.secret.base32
+    expect(enrolment.recovery_code).toMatch(/^[A-Z2-7]{16}$/)
+    secrets['TOTP recovery code'] = enrolment.recovery_code ?? ''
+    const enrolledAs = await world.signIn(enrolled.username, enrolled.password)
+    const passcode = authenticator.generate()
+    const verified = await send('POST', '/api/auth/verify', { passcode }, enrolledAs)
+    expect(verified.status, verified.text).toBe(200)
+    for (const path of [
+      '/api/user',
+      `/api/users/${enrolled.id}`,
+      `/api/users/${enrolled.id}/2fas/totp/${enrolment.id}/qr`,
+    ]) {
+      const result = await http(server.url, 'GET', path, { as: enrolledAs })
+      expect(result.status, `GET ${path} as the enrolled user`).toBeLessThan(500)
+      answers.push([`GET ${path} as the enrolled user`, answerText(result.headers, result.text)])
+    }
+
+    // Single sign-on: started, then finished with a made-up code, which sends the client
+    // secret to the provider's token address (down).
+    const started = await server.fetch('/api/auth/oidc/markers/login', { redirect: 'manual' })
+    const startedText = answerText(started.headers, await started.text())
+    answers.push(['GET the single sign-on start', startedText])
+    expect(started.status, startedText).toBe(307)
+    const authorization = new URL(started.headers.get('location') ?? '')
+    expect(authorization.origin).toBe(provider)
+    const state = authorization.searchParams.get('state') ?? ''
+    const finished = await server.fetch(
+      `/api/auth/oidc/markers/redirect?${new URLSearchParams({ code: 'made-up', state }).toString()}`,
+      { redirect: 'manual', headers: { Cookie: `oauthstate=${state}` } },
+    )
+    const finishedText = answerText(finished.headers, await finished.text())
+    answers.push(['GET the single sign-on return', finishedText])
+    expect(finished.status, finishedText).toBe(307)
+    expect(finished.headers.get('location')).toBe('/auth/login?error=oidc_provider_unavailable')
+
+    // A login no local account has: the server binds to the directory with the bind password
+    // to look it up, and answers that the directory is down. Local accounts still sign in.
+    const unknown = await http(server.url, 'POST', '/api/auth/login', {
+      json: { auth: `nobody-${tag}`, password: 'not the password' },
+    })
+    expect(unknown.status, unknown.text).toBe(424)
+    await world.signIn(admin.username, admin.password)
 
     const project = await world.newProject()
     projectId = project.id
@@ -354,7 +464,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     // Every GET route of the contract, with every id this scenario made, as both people.
     const ids: Record<string, Array<string | number>> = {
       project_id: [projectId],
-      user_id: [admin.id, guest.id, holder.id],
+      user_id: [admin.id, guest.id, holder.id, enrolled.id],
       key_id: [...keys.map((k) => k.id), sshKey, becomeKey, vaultKey],
       repository_id: expectBody(await send('GET', `${base}/repositories`), 200, z.array(Item)).map(
         (r) => r.id,
@@ -374,6 +484,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
       integration_id: [1],
       matcher_id: [1],
       value_id: [1],
+      totp_id: [enrolment.id],
       alias: ['no-such-alias'],
     }
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
@@ -392,9 +503,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
         ] as const) {
           const result = await http(server.url, 'GET', path, { as })
           expect(result.status, `GET ${path} as ${who}`).toBeLessThan(500)
-          const headers: string[] = []
-          result.headers.forEach((value, name) => headers.push(`${name}: ${value}`))
-          answers.push([`GET ${path} as ${who}`, `${headers.join('\n')}\n${result.text}`])
+          answers.push([`GET ${path} as ${who}`, answerText(result.headers, result.text)])
         }
       }
     }
@@ -480,6 +589,9 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
   it('never writes a secret to its log, even at the most verbose level', () => {
     const log = server.output()
     expect(log).toContain('is listening on')
+    // The provider and the directory were tried, and the log says so.
+    expect(log).toContain('oidc_provider_unavailable')
+    expect(log).toContain('LDAP directory sign-in failed')
     expect(leaks([['the server log', log]])).toEqual([])
   })
 
@@ -492,6 +604,9 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
   it('stores secrets only encrypted', async () => {
     const dump = await dumpDatabase(db)
     expect(dump).toContain('API_TOKEN')
+    // The second factor and the named token were stored, in some form.
+    expect(dump).toMatch(/user_totp: \[\{/)
+    expect(dump).toContain('"name":"markers"')
     const places: Seen = [['the database', dump]]
     if (dialect === 'sqlite') places.push(['the SQLite files', readSqliteFiles(server.dataDir)])
     expect(leaks(places)).toEqual([])

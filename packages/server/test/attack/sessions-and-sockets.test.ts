@@ -236,7 +236,7 @@ describe.each(dialects())('sessions and live sockets on %s', (dialect) => {
     const token = await world.token(person)
     const result = await world.request('POST', `/api/users/${person.id}/password`, {
       as: person.as,
-      json: { password: 'my-new-password-1' },
+      json: { password: 'my-new-password-1', current_password: person.password },
     })
     expectNoContent(result)
     expect(await status({ token })).toBe(401)

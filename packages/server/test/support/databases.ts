@@ -47,6 +47,17 @@ export async function createScratchDatabase(dialect: Dialect): Promise<ScratchDa
       drop: async () => {
         const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
         await c.connect()
+        // A closed server's pool may still be ending its connections; cut off mid-way, they
+        // would report it as an error of the test run. Give them a moment to go first.
+        const deadline = Date.now() + 2000
+        while (Date.now() < deadline) {
+          const open = await c.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+            [name],
+          )
+          if (open.rows[0]?.n === 0) break
+          await new Promise((resolve) => setTimeout(resolve, 20))
+        }
         await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
         await c.end()
       },

@@ -288,8 +288,12 @@ export interface LoggedServer extends TestServer {
 /**
  * Starts `bin/flagman server` like `startTestServer`, but keeps its output readable and
  * logs at the most verbose level, so a test can assert what the server never writes.
+ * `extraEnv` adds settings or overrides these.
  */
-export async function startLoggedServer(dialect: Dialect): Promise<LoggedServer> {
+export async function startLoggedServer(
+  dialect: Dialect,
+  extraEnv: Record<string, string> = {},
+): Promise<LoggedServer> {
   const scratch = await createScratchDatabase(dialect)
   const dataDir = mkdtempSync(join(tmpdir(), 'flagman-test-'))
   const env: NodeJS.ProcessEnv = {
@@ -302,6 +306,7 @@ export async function startLoggedServer(dialect: Dialect): Promise<LoggedServer>
     FLAGMAN_ADMIN_PASSWORD: ADMIN.password,
     FLAGMAN_ADMIN_EMAIL: ADMIN.email,
     FLAGMAN_LOGIN_MAX_ATTEMPTS: '1000',
+    ...extraEnv,
   }
   if (scratch.url) env.FLAGMAN_DB = scratch.url
   else delete env.FLAGMAN_DB

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process'
 import { getInfo, ping } from '@flagman/contract'
 import type { FastifyInstance } from 'fastify'
 import { mount } from '../../platform/router.js'
+import { authMethods } from '../auth/totp.service.js'
 import { VERSION } from '../../version.js'
 
 let ansibleVersion: Promise<string> | null = null
@@ -27,7 +28,7 @@ export function systemRoutes(app: FastifyInstance): void {
     // The port actually listened on: FLAGMAN_PORT=0 picks a free one.
     web_host: config.webHost || `http://localhost:${request.socket.localPort ?? config.port}`,
     use_remote_runner: false,
-    auth_methods: {},
+    auth_methods: authMethods(config),
     premium_features: { project_runners: false, terraform_backend: false },
     schedule_timezone: config.scheduleTimezone,
   }))

@@ -6,7 +6,7 @@ import type {
   CreateUserBody as CreateSchema,
   UpdateUserBody as UpdateSchema,
 } from '@flagman/contract'
-import { hashPassword } from '../../lib/secrets.js'
+import { hashPassword, verifyPassword } from '../../lib/secrets.js'
 import { announceAccessChange } from '../../platform/access-changes.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../platform/errors.js'
@@ -24,6 +24,38 @@ import {
 type CreateInput = z.output<typeof CreateSchema>
 type UpdateInput = z.output<typeof UpdateSchema>
 export type { CreateUserBody, UpdateUserBody }
+
+/** Why an external (single sign-on or LDAP) user's password can not be set. */
+export const EXTERNAL_NO_PASSWORD =
+  'External users sign in through their identity provider and have no password to change'
+export const CURRENT_PASSWORD_REQUIRED = 'current_password is required to change your own password'
+export const CURRENT_PASSWORD_WRONG = 'The current password is incorrect'
+
+/**
+ * Whether a password change must prove the current password: users changing their own do,
+ * whether signed in by cookie or by token, so a forged request or a stolen token can not
+ * take the account over. Administrators resetting another user's password, and the
+ * command-line tool (`actor` null), do not.
+ */
+export function needsCurrentPassword(actor: Actor | null, id: number): boolean {
+  return actor !== null && actor.id === id
+}
+
+/**
+ * Checks the current password a user gave to change their own: false when it is wrong.
+ * Refuses external users, who have none, and a missing one.
+ */
+export async function checkCurrentPassword(
+  db: Db,
+  id: number,
+  current: string | undefined,
+): Promise<boolean> {
+  const row = await findUser(db.kysely, id)
+  if (!row) throw new NotFoundError('User')
+  if (row.external) throw new BadRequestError(EXTERNAL_NO_PASSWORD)
+  if (!current) throw new BadRequestError(CURRENT_PASSWORD_REQUIRED)
+  return verifyPassword(current, row.password)
+}
 
 function clashError(field: 'username' | 'email'): BadRequestError {
   return new BadRequestError(
@@ -114,7 +146,7 @@ export async function updateUser(
       if (input.username !== current.username) {
         throw new BadRequestError('The username of an external user can not be changed')
       }
-      if (input.password) throw new BadRequestError('External users can not have a password')
+      if (input.password) throw new BadRequestError(EXTERNAL_NO_PASSWORD)
     }
     const clash = await findClash(trx, input.username, input.email, id)
     if (clash) throw clashError(clash)
@@ -126,6 +158,9 @@ export async function updateUser(
         email: current.external ? current.email : input.email,
         alert: flag(input.alert ?? Boolean(current.alert)),
         admin: flag(admin),
+        // An administrator's own choice of the flag is no longer the LDAP group mapping's to
+        // take back.
+        ...(admin !== Boolean(current.admin) ? { ldap_admin: 0 } : {}),
         pro: flag(pro),
         ...(newPassword ? { password: newPassword } : {}),
       })
@@ -169,7 +204,7 @@ export async function setPassword(
   await db.kysely.transaction().execute(async (trx) => {
     const current = await findUser(trx, id)
     if (!current) throw new NotFoundError('User')
-    if (current.external) throw new BadRequestError('External users can not have a password')
+    if (current.external) throw new BadRequestError(EXTERNAL_NO_PASSWORD)
     await trx.updateTable('user').set({ password: hash }).where('id', '=', id).execute()
     // A new password signs the user out everywhere else and ends their API tokens.
     await expireCredentials(trx, id, keptSession(actor, id))

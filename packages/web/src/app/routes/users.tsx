@@ -13,6 +13,7 @@ import { PageHeader } from '../../components/page-header'
 import { paths } from '../../config/paths'
 import { useUsers } from '../../features/users/api/get-users'
 import { DeleteUserDialog } from '../../features/users/components/delete-user-dialog'
+import { RemoveTwoFactorDialog } from '../../features/users/components/remove-two-factor-dialog'
 import { UserDialog } from '../../features/users/components/user-dialog'
 import { UsersTable } from '../../features/users/components/users-table'
 import { useSession } from '../session'
@@ -31,6 +32,7 @@ function UsersPage({ viewerId }: { viewerId: number }) {
   const users = useUsers()
   const [editing, setEditing] = useState<Editing>(null)
   const [deleting, setDeleting] = useState<User | null>(null)
+  const [removingTwoFactor, setRemovingTwoFactor] = useState<User | null>(null)
 
   return (
     <Box component="main">
@@ -63,6 +65,7 @@ function UsersPage({ viewerId }: { viewerId: number }) {
             users={users.data}
             onEdit={(user) => setEditing({ user })}
             onDelete={setDeleting}
+            onRemoveTwoFactor={setRemovingTwoFactor}
           />
         ) : users.isPending ? (
           <LoadingState />
@@ -76,6 +79,7 @@ function UsersPage({ viewerId }: { viewerId: number }) {
         onClose={() => setEditing(null)}
       />
       <DeleteUserDialog user={deleting} onClose={() => setDeleting(null)} />
+      <RemoveTwoFactorDialog user={removingTwoFactor} onClose={() => setRemovingTwoFactor(null)} />
     </Box>
   )
 }

@@ -1,6 +1,7 @@
 import { displayVersion } from '@flagman/contract'
 import AppsIcon from '@mui/icons-material/Apps'
 import GroupIcon from '@mui/icons-material/Group'
+import KeyIcon from '@mui/icons-material/Key'
 import LogoutIcon from '@mui/icons-material/Logout'
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts'
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay'
@@ -26,6 +27,9 @@ const EditAccountDialog = lazy(async () => ({
   default: (await import('../../../features/users/components/edit-account-dialog'))
     .EditAccountDialog,
 }))
+const ApiTokensDialog = lazy(async () => ({
+  default: (await import('../../../features/users/components/api-tokens-dialog')).ApiTokensDialog,
+}))
 
 export function UserMenu() {
   const { t } = useTranslation('shell')
@@ -39,6 +43,9 @@ export function UserMenu() {
   // Once opened, the dialog stays mounted so that it can close with its transition.
   const [editOpened, setEditOpened] = useState(false)
   if (editing && !editOpened) setEditOpened(true)
+  const [tokensOpen, setTokensOpen] = useState(false)
+  const [tokensOpened, setTokensOpened] = useState(false)
+  if (tokensOpen && !tokensOpened) setTokensOpened(true)
   const menuId = useId()
   const close = () => setAnchor(null)
 
@@ -135,6 +142,17 @@ export function UserMenu() {
           </ListItemIcon>
           <ListItemText>{t('userMenu.editAccount')}</ListItemText>
         </MenuItem>
+        <MenuItem
+          onClick={() => {
+            close()
+            setTokensOpen(true)
+          }}
+        >
+          <ListItemIcon>
+            <KeyIcon />
+          </ListItemIcon>
+          <ListItemText>{t('userMenu.apiTokens')}</ListItemText>
+        </MenuItem>
         <Divider />
         <MenuItem onClick={signOut}>
           <ListItemIcon>
@@ -146,6 +164,11 @@ export function UserMenu() {
       {editOpened && (
         <Suspense fallback={null}>
           <EditAccountDialog open={editing} user={user} onClose={() => setEditing(false)} />
+        </Suspense>
+      )}
+      {tokensOpened && (
+        <Suspense fallback={null}>
+          <ApiTokensDialog open={tokensOpen} onClose={() => setTokensOpen(false)} />
         </Suspense>
       )}
     </>

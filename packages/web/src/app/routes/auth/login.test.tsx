@@ -90,4 +90,83 @@ describe('LoginRoute', () => {
     renderWithProviders(<LoginRoute />, { route: '/auth/login', path: '/auth/login' })
     await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/$/))
   })
+
+  it('goes to the code screen when the session still needs a second factor', async () => {
+    mockFetch({
+      'GET /api/user': { status: 401, body: { error: 'TOTP_REQUIRED' } },
+      'GET /api/auth/login': { body: metadata },
+    })
+    renderWithProviders(<LoginRoute />, { route: '/auth/login?t=3', path: '/auth/login' })
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(/^\/auth\/verify\?t=3$/),
+    )
+  })
+
+  describe('single sign-on', () => {
+    function openAt(route: string, meta: object = metadata) {
+      mockFetch({
+        'GET /api/user': { status: 401 },
+        'GET /api/auth/login': { body: meta },
+      })
+      renderWithProviders(<LoginRoute />, { route, path: '/auth/login' })
+    }
+
+    it('offers the providers in the order the server gives, with the redirect asked for', async () => {
+      openAt('/auth/login?new_project=premium', {
+        ...metadata,
+        oidc_providers: [
+          { id: 'corp', name: 'Corp SSO', color: 'teal', icon: 'mdi-microsoft' },
+          { id: 'github', name: 'GitHub', color: '#24292e', icon: 'github' },
+        ],
+      })
+      await screen.findByRole('link', { name: 'Corp SSO' })
+      const links = screen.getAllByRole('link')
+      expect(links.map((link) => link.textContent)).toEqual(['Corp SSO', 'GitHub'])
+      expect(links[0]).toHaveAttribute(
+        'href',
+        '/api/auth/oidc/corp/login?redirect=%2Fproject%2Fpremium',
+      )
+    })
+
+    it('explains why the provider sent the browser back', async () => {
+      openAt('/auth/login?error=oidc_local_account')
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'A local account already uses this email address. Sign in with its password instead.',
+      )
+    })
+
+    it('says the provider could not be reached', async () => {
+      openAt('/auth/login?error=oidc_provider_unavailable')
+      expect(await screen.findByRole('alert')).toHaveTextContent(
+        'The sign-in provider could not be reached.',
+      )
+    })
+
+    it('shows a general message for a reason it does not know, never the text given', async () => {
+      openAt('/auth/login?error=oidc_%3Cb%3Eyou+were+hacked%3C%2Fb%3E')
+      const alert = await screen.findByRole('alert')
+      expect(alert).toHaveTextContent('Single sign-on failed. Please try again.')
+      expect(alert).not.toHaveTextContent('hacked')
+    })
+
+    it('shows nothing for other parameters', async () => {
+      openAt('/auth/login?error=whatever')
+      await screen.findByRole('link', { name: 'GitHub' })
+      expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    })
+
+    it('does not carry the error into the console after signing in', async () => {
+      mockFetch({
+        'GET /api/user': { status: 401 },
+        'GET /api/auth/login': { body: metadata },
+        'POST /api/auth/login': { status: 204 },
+      })
+      renderWithProviders(<LoginRoute />, {
+        route: '/auth/login?error=oidc_denied&t=4',
+        path: '/auth/login',
+      })
+      await signIn('admin', 'admin')
+      await waitFor(() => expect(screen.getByTestId('location')).toHaveTextContent(/^\/\?t=4$/))
+    })
+  })
 })

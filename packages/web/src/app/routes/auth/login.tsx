@@ -1,5 +1,4 @@
 import HelpOutlinedIcon from '@mui/icons-material/HelpOutlined'
-import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Divider from '@mui/material/Divider'
@@ -18,11 +17,20 @@ import { useLoginMetadata } from '../../../features/auth/api/get-login-metadata'
 import { LoginForm } from '../../../features/auth/components/login-form'
 import { LoginHelpDialog } from '../../../features/auth/components/login-help-dialog'
 import { OidcButtons } from '../../../features/auth/components/oidc-buttons'
+import { SignOnError } from '../../../features/auth/components/sign-on-error'
 import { isTotpRequired } from '../../../lib/api-client'
+
+/** The query to carry into the console, without the sign-in page's own `error`. */
+function withoutError(search: string): string {
+  const params = new URLSearchParams(search)
+  params.delete('error')
+  const rest = params.toString()
+  return rest ? `?${rest}` : ''
+}
 
 export function LoginRoute() {
   const { t } = useTranslation('auth')
-  const { search } = useLocation()
+  const search = withoutError(useLocation().search)
   const [searchParams] = useSearchParams()
   const navigate = useNavigate()
   const queryClient = useQueryClient()
@@ -33,6 +41,9 @@ export function LoginRoute() {
   // Already signed in: go straight into the console.
   if (currentUser.isSuccess)
     return <Navigate to={{ pathname: paths.root.href(), search }} replace />
+  // Signed in by password, but the second factor is still missing.
+  if (isTotpRequired(currentUser.error))
+    return <Navigate to={{ pathname: paths.verify.href(), search }} replace />
   // Wait for the first answer only: later checks must not unmount a form being filled in.
   const checkingSession = currentUser.isPending && !currentUser.isFetchedAfterMount
   if (metadata.isPending || checkingSession) return <LoadingState fullPage />
@@ -68,9 +79,7 @@ export function LoginRoute() {
             </Typography>
           </Box>
           <ErrorAlert error={metadata.error} />
-          {isTotpRequired(currentUser.error) ? (
-            <Alert severity="warning">{t('login.totpUnsupported')}</Alert>
-          ) : null}
+          <SignOnError code={searchParams.get('error')} />
           <OidcButtons
             providers={providers}
             hrefFor={(provider) =>

@@ -1,5 +1,6 @@
 import { MAX_PASSWORD_LENGTH } from '@flagman/contract'
 import { zodResolver } from '@hookform/resolvers/zod'
+import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
@@ -13,40 +14,74 @@ import { useSnackbar } from '../../../hooks/use-snackbar'
 import { useSetUserPassword } from '../api/set-user-password'
 
 function passwordSchema(t: TFunction<'users'>) {
+  const tooLong = t('form.tooLong', { max: MAX_PASSWORD_LENGTH })
   return z.object({
-    password: z
+    currentPassword: z
       .string()
-      .min(1, t('form.passwordRequired'))
-      .max(MAX_PASSWORD_LENGTH, t('form.tooLong', { max: MAX_PASSWORD_LENGTH })),
+      .min(1, t('account.currentPasswordRequired'))
+      .max(MAX_PASSWORD_LENGTH, tooLong),
+    password: z.string().min(1, t('form.passwordRequired')).max(MAX_PASSWORD_LENGTH, tooLong),
   })
 }
+
+type PasswordValues = z.infer<ReturnType<typeof passwordSchema>>
 
 export interface ChangePasswordFormProps {
   userId: number
   /** External users sign in elsewhere and have no password here. */
-  disabled?: boolean
+  external?: boolean
 }
 
-export function ChangePasswordForm({ userId, disabled = false }: ChangePasswordFormProps) {
+/** The signed-in user's own password change, which proves the current password first. */
+export function ChangePasswordForm({ userId, external = false }: ChangePasswordFormProps) {
   const { t } = useTranslation('users')
   const schema = useMemo(() => passwordSchema(t), [t])
   const { showMessage } = useSnackbar()
   const setPassword = useSetUserPassword()
-  const { control, handleSubmit, reset } = useForm<{ password: string }>({
+  const { control, handleSubmit, reset } = useForm<PasswordValues>({
     resolver: zodResolver(schema),
-    defaultValues: { password: '' },
+    defaultValues: { currentPassword: '', password: '' },
     mode: 'onTouched',
   })
+
+  if (external) {
+    return <Alert severity="info">{t('account.externalNoPassword')}</Alert>
+  }
+
+  const field = (
+    name: keyof PasswordValues,
+    label: string,
+    autoComplete: 'current-password' | 'new-password',
+  ) => (
+    <Controller
+      name={name}
+      control={control}
+      render={({ field: input, fieldState }) => (
+        <TextField
+          {...input}
+          inputRef={input.ref}
+          label={label}
+          type="password"
+          autoComplete={autoComplete}
+          required
+          fullWidth
+          size="small"
+          error={Boolean(fieldState.error)}
+          helperText={fieldState.error?.message}
+        />
+      )}
+    />
+  )
 
   return (
     <form
       noValidate
-      onSubmit={handleSubmit(({ password }) =>
+      onSubmit={handleSubmit(({ currentPassword, password }) =>
         setPassword.mutate(
-          { userId, password },
+          { userId, password, currentPassword },
           {
             onSuccess: () => {
-              reset({ password: '' })
+              reset({ currentPassword: '', password: '' })
               showMessage(t('messages.passwordChanged'))
             },
           },
@@ -54,32 +89,14 @@ export function ChangePasswordForm({ userId, disabled = false }: ChangePasswordF
       )}
     >
       <ErrorAlert error={setPassword.error} />
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <Controller
-          name="password"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('account.newPassword')}
-              type="password"
-              autoComplete="new-password"
-              required
-              fullWidth
-              size="small"
-              disabled={disabled}
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
-        />
+      <Stack spacing={1.5}>
+        {field('currentPassword', t('account.currentPassword'), 'current-password')}
+        {field('password', t('account.newPassword'), 'new-password')}
         <Button
           type="submit"
           variant="outlined"
-          disabled={disabled}
           loading={setPassword.isPending}
-          sx={{ flexShrink: 0, mt: { sm: 0.25 } }}
+          sx={{ alignSelf: 'flex-start' }}
         >
           {t('account.changePassword')}
         </Button>

@@ -2,13 +2,16 @@ import type { User } from '@flagman/contract'
 import Button from '@mui/material/Button'
 import Divider from '@mui/material/Divider'
 import Typography from '@mui/material/Typography'
+import { useQuery } from '@tanstack/react-query'
 import { useId } from 'react'
 import { useTranslation } from 'react-i18next'
 import { AppDialog } from '../../../components/app-dialog'
 import { ErrorAlert } from '../../../components/error-alert'
 import { useSnackbar } from '../../../hooks/use-snackbar'
+import { infoQueryOptions } from '../../system/api/get-info'
 import { useUpdateUser } from '../api/update-user'
 import { ChangePasswordForm } from './change-password-form'
+import { TwoFactorSection } from './two-factor-section'
 import { toUserBody, UserForm } from './user-form'
 
 export interface EditAccountDialogProps {
@@ -25,6 +28,9 @@ export function EditAccountDialog({ open, user, onClose }: EditAccountDialogProp
   const formId = useId()
   const { showMessage } = useSnackbar()
   const update = useUpdateUser()
+  // Two-factor sign-in is offered only when the server has it on.
+  const info = useQuery({ ...infoQueryOptions(), enabled: open })
+  const totpOffered = Boolean(info.data?.auth_methods.totp)
 
   const close = () => {
     update.reset()
@@ -72,7 +78,13 @@ export function EditAccountDialog({ open, user, onClose }: EditAccountDialogProp
           <Typography variant="subtitle1" component="h3" sx={{ mb: 1.5, fontWeight: 600 }}>
             {t('account.changePassword')}
           </Typography>
-          <ChangePasswordForm userId={user.id} disabled={user.external} />
+          <ChangePasswordForm userId={user.id} external={user.external} />
+          {totpOffered ? (
+            <>
+              <Divider sx={{ my: 2 }} />
+              <TwoFactorSection user={user} />
+            </>
+          ) : null}
         </>
       ) : null}
     </AppDialog>

@@ -57,6 +57,8 @@ export function UserDialog({ open, user, viewerIsAdmin, viewerId, onClose }: Use
           user={user}
           viewerIsAdmin={viewerIsAdmin}
           isSelf={user?.id === viewerId}
+          // Users change their own password in Edit account, where they give the current one.
+          showPassword={user?.id !== viewerId}
           onSubmit={(values) => {
             const body = toUserBody(values, user)
             if (user) {

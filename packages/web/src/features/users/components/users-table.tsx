@@ -1,5 +1,6 @@
 import DeleteIcon from '@mui/icons-material/Delete'
 import EditIcon from '@mui/icons-material/Edit'
+import PhonelinkEraseIcon from '@mui/icons-material/PhonelinkErase'
 import type { User } from '@flagman/contract'
 import Chip from '@mui/material/Chip'
 import IconButton from '@mui/material/IconButton'
@@ -20,9 +21,11 @@ export interface UsersTableProps {
   users: readonly User[]
   onEdit: (user: User) => void
   onDelete: (user: User) => void
+  /** Offered for users with two-factor sign-in: removes their second factor. */
+  onRemoveTwoFactor?: (user: User) => void
 }
 
-export function UsersTable({ users, onEdit, onDelete }: UsersTableProps) {
+export function UsersTable({ users, onEdit, onDelete, onRemoveTwoFactor }: UsersTableProps) {
   const { t } = useTranslation('users')
   const [page, setPage] = useState(0)
   const lastPage = Math.max(0, Math.ceil(users.length / TABLE_ROWS_PER_PAGE) - 1)
@@ -44,6 +47,7 @@ export function UsersTable({ users, onEdit, onDelete }: UsersTableProps) {
               <TableCell>{t('table.admin')}</TableCell>
               <TableCell>{t('table.external')}</TableCell>
               <TableCell>{t('table.pro')}</TableCell>
+              <TableCell>{t('table.twoFactor')}</TableCell>
               <TableCell align="right">{t('table.actions')}</TableCell>
             </TableRow>
           </TableHead>
@@ -63,7 +67,18 @@ export function UsersTable({ users, onEdit, onDelete }: UsersTableProps) {
                 </TableCell>
                 <TableCell>{flag(user.external)}</TableCell>
                 <TableCell>{flag(user.pro)}</TableCell>
+                <TableCell>{flag(Boolean(user.totp))}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  {user.totp && onRemoveTwoFactor ? (
+                    <Tooltip title={t('table.removeTwoFactor', { name: user.name })}>
+                      <IconButton
+                        onClick={() => onRemoveTwoFactor(user)}
+                        aria-label={t('table.removeTwoFactor', { name: user.name })}
+                      >
+                        <PhonelinkEraseIcon />
+                      </IconButton>
+                    </Tooltip>
+                  ) : null}
                   <Tooltip title={t('table.edit', { name: user.name })}>
                     <IconButton
                       onClick={() => onEdit(user)}
@@ -85,7 +100,7 @@ export function UsersTable({ users, onEdit, onDelete }: UsersTableProps) {
             ))}
             {users.length === 0 ? (
               <TableRow>
-                <TableCell colSpan={8} align="center">
+                <TableCell colSpan={9} align="center">
                   {t('table.empty')}
                 </TableCell>
               </TableRow>
