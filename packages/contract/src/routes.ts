@@ -17,6 +17,11 @@ import {
   viewRoutes,
 } from './resources/resources.routes.js'
 import { terraformRoutes } from './resources/terraform.routes.js'
+import {
+  globalRunnerRoutes,
+  projectRunnerRoutes,
+  runnerProtocolRoutes,
+} from './runners/runners.routes.js'
 import { scheduleRoutes } from './schedules/schedules.routes.js'
 import * as system from './system/system.routes.js'
 import { activeTaskRoutes, taskRoutes } from './tasks/tasks.routes.js'
@@ -55,4 +60,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(integrationMatcherRoutes),
   ...routesOf(integrationValueRoutes),
   ...routesOf(integrationReceiverRoutes),
+  ...routesOf(globalRunnerRoutes),
+  ...routesOf(projectRunnerRoutes),
+  ...routesOf(runnerProtocolRoutes),
 ]

@@ -164,6 +164,8 @@ export interface TemplateTable {
   git_branch: string | null
   survey_vars: string | null
   task_params: string | null
+  /** Tasks run only on a runner carrying this tag; null: anywhere. */
+  runner_tag: string | null
   created: string
 }
 
@@ -236,6 +238,12 @@ export interface TaskTable {
   created: string
   start: string | null
   end: string | null
+  /** Why a waiting task has not started yet. */
+  queue_reason: string | null
+  /** Run-time secret values, encrypted; cleared when the task starts. */
+  secret: string | null
+  /** Server process running the task itself; null for runner tasks. */
+  claimed_by: string | null
 }
 
 export interface TaskOutputTable {
@@ -307,6 +315,8 @@ export interface RunnerTable {
   webhook: string | null
   max_parallel_tasks: Generated<number>
   public_key: string | null
+  /** Comma-separated tags. */
+  tag: Generated<string>
   created: string
   touched: string | null
 }

@@ -50,6 +50,12 @@ export interface Config {
   ldap: LdapConfig | null
   /** OpenID Connect providers from the JSON file `FLAGMAN_OIDC_CONFIG` names, in button order. */
   oidcProviders: OidcProviderConfig[]
+  /** Tasks without a runner tag may run on this machine (when no runner takes them). */
+  localExecution: boolean
+  /** Seconds without a heartbeat after which a runner counts as lost. */
+  runnerTimeoutSeconds: number
+  /** Lets runners register themselves with this token; empty: only created in the console. */
+  runnerRegistrationToken: string
 }
 
 const bool = z
@@ -89,6 +95,9 @@ const EnvSchema = z.object({
   FLAGMAN_ADMIN_EMAIL: z.string().default('admin@localhost'),
   FLAGMAN_ADMIN_NAME: z.string().default('Administrator'),
   FLAGMAN_OIDC_CONFIG: z.string().default(''),
+  FLAGMAN_LOCAL_EXECUTION: bool.default(true),
+  FLAGMAN_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
+  FLAGMAN_RUNNER_REGISTRATION_TOKEN: z.string().default(''),
 })
 
 /**
@@ -143,5 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     adminName: e.FLAGMAN_ADMIN_NAME,
     ldap,
     oidcProviders,
+    localExecution: e.FLAGMAN_LOCAL_EXECUTION,
+    runnerTimeoutSeconds: e.FLAGMAN_RUNNER_TIMEOUT_SECONDS,
+    runnerRegistrationToken: e.FLAGMAN_RUNNER_REGISTRATION_TOKEN,
   }
 }

@@ -121,6 +121,12 @@ export const BackupTemplate = z.object({
   suppress_success_alerts: z.boolean().nullish(),
   app: optionalShort,
   task_params: jsonText,
+  runner_tag: z
+    .string()
+    .trim()
+    .max(255)
+    .regex(/^[A-Za-z0-9_.-]*$/, 'runner_tag may hold only letters, digits, _, . and -')
+    .nullish(),
   inventory: optionalName,
   repository: optionalName,
   environment: optionalName,

@@ -202,5 +202,7 @@ export const ActiveTask = z.object({
   runner_id: z.number().int().optional(),
   status: z.string(),
   location: z.string(),
+  /** Why a queued task has not started yet (no runner with its tag, limits…). */
+  queue_reason: z.string().optional(),
 })
 export type ActiveTask = z.infer<typeof ActiveTask>

@@ -235,6 +235,8 @@ export const Template = z.object({
   vaults: z.array(Vault),
   suppress_success_alerts: z.boolean(),
   task_params: z.record(z.string(), z.unknown()).nullable(),
+  /** Tasks of this template run only on a runner carrying this tag; null: anywhere. */
+  runner_tag: z.string().nullable(),
   /** Number of stored tasks. */
   tasks: z.number().int(),
   last_task: TemplateLastTask.nullable(),
@@ -292,6 +294,15 @@ const templateFields = {
     .record(z.string(), z.unknown())
     .nullish()
     .refine(fitsAsJson, tooLongAsJson('task parameters')),
+  runner_tag: z
+    .string({ error: typeError('runner_tag', 'a string') })
+    .trim()
+    .max(MAX_NAME_LENGTH, `runner_tag must be at most ${MAX_NAME_LENGTH} characters`)
+    .refine((v) => v === '' || /^[A-Za-z0-9_.-]+$/.test(v), {
+      message: 'runner_tag may hold only letters, digits, _, . and -',
+    })
+    .nullish()
+    .transform((v) => v || null),
   // Read-only fields a client may send back unchanged.
   tasks: z.unknown().optional(),
   last_task: z.unknown().optional(),

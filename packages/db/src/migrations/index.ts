@@ -10,6 +10,7 @@ import * as m0007 from './202611240002_schedule_runs.js'
 import * as m0008 from './202611240003_user_totp_last_step.js'
 import * as m0009 from './202611240004_api_token_name_expiry.js'
 import * as m0010 from './202611240005_ldap_managed_access.js'
+import * as m0011 from './202611240006_runner_queue.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611240003_user_totp_last_step': m0008,
   '202611240004_api_token_name_expiry': m0009,
   '202611240005_ldap_managed_access': m0010,
+  '202611240006_runner_queue': m0011,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

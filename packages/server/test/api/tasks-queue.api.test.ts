@@ -183,3 +183,246 @@ describe('task queue with a stand-in executor', () => {
     await queue.shutdown()
   })
 })
+
+describe('task queue with runners', () => {
+  let dir: string
+  let db: Db
+  let projectId: number
+  let templateId: number
+  let taggedTemplateId: number
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'flagman-queue-runners-'))
+    db = await createDb({ dialect: 'sqlite', location: join(dir, 'db.sqlite') })
+    await migrateToLatest(db)
+    projectId = await insertReturningId(db, 'project', { name: 'p', created: nowIso(), alert: 0 })
+    const keyId = await insertReturningId(db, 'access_key', {
+      project_id: projectId,
+      name: 'None',
+      type: 'none',
+      created: nowIso(),
+    })
+    const repositoryId = await insertReturningId(db, 'repository', {
+      project_id: projectId,
+      ssh_key_id: keyId,
+      name: 'r',
+      git_url: dir,
+      created: nowIso(),
+    })
+    const template = (name: string, runnerTag: string | null) =>
+      insertReturningId(db, 'template', {
+        project_id: projectId,
+        repository_id: repositoryId,
+        name,
+        app: 'bash',
+        playbook: 'x.sh',
+        allow_override_args_in_task: 0,
+        autorun: 0,
+        suppress_success_alerts: 0,
+        runner_tag: runnerTag,
+        created: nowIso(),
+      })
+    templateId = await template('plain', null)
+    taggedTemplateId = await template('tagged', 'gpu')
+  })
+
+  afterAll(async () => {
+    await db?.destroy()
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const task = async (id: number) =>
+    db.kysely.selectFrom('task').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+  const output = async (id: number) =>
+    (
+      await db.kysely
+        .selectFrom('task_output')
+        .select('output')
+        .where('task_id', '=', id)
+        .orderBy('id')
+        .execute()
+    ).map((o) => o.output)
+  const newRunner = (tag = '', maxParallelTasks = 0) =>
+    insertReturningId(db, 'runner', {
+      project_id: null,
+      active: 1,
+      name: `r-${tag}`,
+      token_hash: `hash-${Math.random()}`,
+      tag,
+      max_parallel_tasks: maxParallelTasks,
+      created: nowIso(),
+    })
+  const queueWith = (options: { localExecution: boolean; runnerTimeoutSeconds?: number }) => {
+    const fake = fakeExecutor()
+    const queue = createTaskQueue({
+      db,
+      box: SecretBox.fromBase64(Buffer.alloc(32, 1).toString('base64')),
+      dataDir: dir,
+      webHost: '',
+      maxParallelTasks: 0,
+      log: { error: () => {} } as unknown as FastifyBaseLogger,
+      runJob: fake.runJob,
+      ...options,
+    })
+    return { fake, queue }
+  }
+  const queued = async (
+    queue: ReturnType<typeof queueWith>['queue'],
+    template: number,
+    secret = {},
+  ) => {
+    const row = await insertTaskRow(db, {
+      project_id: projectId,
+      template_id: template,
+      status: 'waiting',
+      user_id: null,
+    })
+    await queue.add(row, secret)
+    return row.id
+  }
+
+  it('hands a tagged task to the runner with the tag, with its secrets, and takes its progress', async () => {
+    const { fake, queue } = queueWith({ localExecution: true })
+    const plain = await newRunner()
+    const gpu = await newRunner('gpu')
+    await queue.runnerSeen(plain)
+    await queue.runnerSeen(gpu)
+    const id = await queued(queue, taggedTemplateId, { token: 's3cret' })
+    await until(async () => (await task(id)).status === 'starting', 'the claim')
+    expect((await task(id)).runner_id).toBe(gpu)
+    expect(fake.started).not.toContain(id)
+    // The secret waits encrypted in the row until the runner has the job.
+    expect((await task(id)).secret).not.toContain('s3cret')
+    const news = await queue.runnerNews(gpu)
+    expect(news.starting.map((t) => t.id)).toEqual([id])
+    expect((await queue.runnerNews(plain)).current).toEqual([])
+    const spec = await queue.jobSpecFor(news.starting[0]!)
+    expect(spec.workRoot).toBe('')
+    await expect(queue.runnerReport(plain, [{ ID: id, Status: 'running' }])).rejects.toThrow(
+      'Task not assigned to this runner',
+    )
+    await expect(queue.runnerReport(gpu, [{ ID: id, Status: 'nonsense' }])).rejects.toThrow(
+      'Invalid task status',
+    )
+    await queue.runnerReport(gpu, [
+      { ID: id, Status: 'running', LogRecords: [{ time: nowIso(), message: 'on the runner' }] },
+    ])
+    expect((await task(id)).secret).toBeNull()
+    await queue.runnerReport(gpu, [
+      { ID: id, Status: 'success', Commit: { hash: 'abc', message: 'm' } },
+    ])
+    const done = await task(id)
+    expect(done.status).toBe('success')
+    expect(done.commit_hash).toBe('abc')
+    expect(await output(id)).toContain('on the runner')
+    await expect(
+      queue.runnerReport(gpu, [
+        { ID: id, Status: 'success', LogRecords: [{ time: nowIso(), message: 'late' }] },
+      ]),
+    ).rejects.toThrow(`Task ${id} is already finished`)
+    await queue.shutdown()
+  })
+
+  it('keeps a task whose tag no runner has waiting, with the reason, until one comes', async () => {
+    const { queue } = queueWith({ localExecution: true })
+    await db.kysely.deleteFrom('runner').execute()
+    const id = await queued(queue, taggedTemplateId)
+    await until(async () => (await task(id)).queue_reason !== null, 'a reason')
+    expect((await task(id)).queue_reason).toBe(
+      'Waiting for a runner with the tag "gpu": none is active and online',
+    )
+    expect((await queue.listActive()).find((t) => t.task_id === id)).toMatchObject({
+      location: 'queue',
+      queue_reason: 'Waiting for a runner with the tag "gpu": none is active and online',
+    })
+    const gpu = await newRunner('gpu')
+    const wake = queue.waitForRunnerNews(gpu, 5000)
+    await queue.runnerSeen(gpu)
+    await wake
+    await until(async () => (await task(id)).status === 'starting', 'the claim')
+    expect((await task(id)).queue_reason).toBeNull()
+    await queue.runnerReport(gpu, [{ ID: id, Status: 'running' }])
+    // Stop: the runner is told through its poll; force stop ends the task at once.
+    await queue.stop(projectId, id, false)
+    expect((await queue.runnerNews(gpu)).current).toEqual([{ id, status: 'stopping' }])
+    await queue.stop(projectId, id, true)
+    expect((await task(id)).status).toBe('stopped')
+    expect((await queue.runnerNews(gpu)).current).toEqual([])
+    await queue.shutdown()
+  })
+
+  it("ends a lost runner's running task with a line naming it and queues its unstarted one again", async () => {
+    const { queue } = queueWith({ localExecution: false, runnerTimeoutSeconds: 2 })
+    await db.kysely.deleteFrom('runner').execute()
+    const lost = await newRunner('', 2)
+    await queue.runnerSeen(lost)
+    await queue.recover()
+    const otherTemplate = await insertReturningId(db, 'template', {
+      project_id: projectId,
+      repository_id: null,
+      name: 'other',
+      app: 'bash',
+      playbook: 'x.sh',
+      allow_override_args_in_task: 0,
+      autorun: 0,
+      suppress_success_alerts: 0,
+      created: nowIso(),
+    })
+    const running = await queued(queue, templateId)
+    const unstarted = await queued(queue, otherTemplate)
+    await until(
+      async () =>
+        (await task(running)).status === 'starting' &&
+        (await task(unstarted)).status === 'starting',
+      'both claims',
+    )
+    await queue.runnerReport(lost, [{ ID: running, Status: 'running' }])
+    await until(async () => (await task(running)).status === 'error', 'the lost runner sweep')
+    expect(await output(running)).toContain(
+      `Runner #${lost} (r-) was lost: no heartbeat for 2 seconds; the task can not go on`,
+    )
+    await until(async () => (await task(unstarted)).status === 'waiting', 'the requeue')
+    expect((await task(unstarted)).runner_id).toBeNull()
+    const requeued = `Runner #${lost} (r-) was lost: no heartbeat for 2 seconds before the task started; it is back in the queue`
+    await until(async () => (await output(unstarted)).includes(requeued), 'the requeue line')
+    expect((await queue.listActive()).map((t) => t.task_id)).toEqual([unstarted])
+    await queue.stop(projectId, unstarted, false)
+    expect((await task(unstarted)).status).toBe('stopped')
+    await queue.shutdown()
+  })
+
+  it('gives each task to one runner only, even with two runners polling', async () => {
+    const { queue } = queueWith({ localExecution: false })
+    await db.kysely.deleteFrom('runner').execute()
+    const a = await newRunner()
+    const b = await newRunner()
+    await Promise.all([queue.runnerSeen(a), queue.runnerSeen(b)])
+    const templates: number[] = []
+    for (let i = 0; i < 6; i++) {
+      templates.push(
+        await insertReturningId(db, 'template', {
+          project_id: projectId,
+          repository_id: null,
+          name: `t${i}`,
+          app: 'bash',
+          playbook: 'x.sh',
+          allow_override_args_in_task: 0,
+          autorun: 0,
+          suppress_success_alerts: 0,
+          created: nowIso(),
+        }),
+      )
+    }
+    const ids = await Promise.all(templates.map((t) => queued(queue, t)))
+    await until(
+      async () => (await Promise.all(ids.map(task))).every((t) => t.status === 'starting'),
+      'all claimed',
+    )
+    const [newsA, newsB] = await Promise.all([queue.runnerNews(a), queue.runnerNews(b)])
+    const given = [...newsA.starting, ...newsB.starting].map((t) => t.id).sort((x, y) => x - y)
+    expect(given).toEqual([...ids].sort((x, y) => x - y))
+    expect(newsA.starting.length).toBeGreaterThan(0)
+    expect(newsB.starting.length).toBeGreaterThan(0)
+    await queue.shutdown()
+  })
+})

@@ -217,6 +217,7 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
         suppress_success_alerts: Boolean(t.suppress_success_alerts),
         app: t.app,
         task_params: parseJson(t.task_params),
+        runner_tag: t.runner_tag,
         inventory: nameOf(renamed.invs, t.inventory_id),
         repository: nameOf(renamed.repos, t.repository_id),
         environment: nameOf(renamed.envs, t.environment_id),

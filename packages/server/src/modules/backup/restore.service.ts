@@ -277,6 +277,7 @@ export async function restoreProject(
         git_branch: t.git_branch ?? null,
         survey_vars: json(t.survey_vars),
         task_params: json(t.task_params),
+        runner_tag: t.runner_tag || null,
         inventory_id: id(ids.inv, t.inventory),
         repository_id: id(ids.repo, t.repository),
         environment_id: id(ids.env, t.environment),

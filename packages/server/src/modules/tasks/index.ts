@@ -27,6 +27,8 @@ export function tasksModule(app: FastifyInstance, run: RunJob = runJob): TaskQue
     dataDir: app.config.dataDir,
     webHost: app.config.webHost,
     maxParallelTasks: app.config.maxParallelTasks,
+    localExecution: app.config.localExecution,
+    runnerTimeoutSeconds: app.config.runnerTimeoutSeconds,
     log: app.log,
     runJob: run,
     shutdownGraceMs: app.config.taskShutdownGraceMs,

@@ -1,23 +1,34 @@
+import { randomUUID } from 'node:crypto'
 import type {
   ActiveTask,
   JobLine,
   JobResult,
   JobSpec,
   JobStatus,
+  RunnerJobProgress,
   TaskStatus,
   TaskUpdateMessage,
 } from '@flagman/contract'
+import { isFinished, parseRunnerTags } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { BadRequestError } from '../../platform/errors.js'
 import { insertEvent } from '../events/events.repository.js'
+import { planDispatch, type BusyTask, type RunnerSlots, type WaitingTask } from './dispatch.js'
 import { buildJobSpec, PreparationError } from './job-spec.js'
 import { LogBuffer } from './log-buffer.js'
-import { pickRunnable, type QueueItem } from './queue-limits.js'
+import type { RunnerNews, RunnerWork } from './runner-work.js'
+import { RunnerSignals } from './runner-signals.js'
 import { TaskEvents } from './task-events.js'
-import { canTransition, INTERRUPTED_STATUSES, finalStatus } from './task-state.js'
+import {
+  BUSY_STATUSES,
+  canTransition,
+  finalStatus,
+  isTaskStatus,
+  INTERRUPTED_STATUSES,
+} from './task-state.js'
 import { insertTaskRow, type TaskRow } from './tasks.repository.js'
 
 export interface JobHooks {
@@ -47,6 +58,10 @@ export interface TaskQueueDeps {
   maxParallelTasks: number
   log: FastifyBaseLogger
   runJob: RunJob
+  /** Tasks without a runner tag may run in this process (default true). */
+  localExecution?: boolean
+  /** Seconds without a heartbeat after which a runner is lost (default 60). */
+  runnerTimeoutSeconds?: number
   /** Grace between SIGTERM and SIGKILL on a normal stop. */
   graceMs?: number
   /** Grace given to running tasks when the server shuts down. */
@@ -54,10 +69,12 @@ export interface TaskQueueDeps {
   events?: TaskEvents
 }
 
-interface Entry {
-  item: QueueItem
+/** A task this process runs itself. */
+interface LocalTask {
+  taskId: number
+  projectId: number
+  templateId: number
   templateName: string
-  userId: number | null
   status: string
   start: string | null
   end: string | null
@@ -70,28 +87,44 @@ interface Entry {
   done: Promise<void> | null
 }
 
-const tplNames = async (db: Db, id: number): Promise<string> =>
+const templateName = async (db: Db, id: number): Promise<string> =>
   (await db.kysely.selectFrom('template').select('name').where('id', '=', id).executeTakeFirst())
     ?.name ?? ''
 
+/** Most waiting tasks one dispatch pass looks at; the rest wait for the next pass. */
+const SCAN_BATCH = 1000
+
 /**
- * The in-memory queue of one server: starts a task the moment a slot is free (on creation,
- * on finish, on `rescan()`), never on a timer, and owns every status change.
+ * The task queue. Its truth is the task table: a waiting task is a row in `waiting`; a claim
+ * is a compare-and-set from `waiting` to `starting` that names the runner (or this process,
+ * in `claimed_by`), so runners and several server processes share one queue and no task is
+ * ever started twice. Dispatch runs whenever something may have freed or added a slot (a
+ * task queued or finished, a runner heard from or changed), never on a timer; the only timer
+ * is the heartbeat check that finds lost runners.
  */
-export class TaskQueue {
+export class TaskQueue implements RunnerWork {
   readonly events: TaskEvents
   readonly logs: LogBuffer
-  private readonly queue: Entry[] = []
-  private readonly active = new Map<number, Entry>()
+  /** Identifies this process in `task.claimed_by`. */
+  readonly node = randomUUID()
+  private readonly local = new Map<number, LocalTask>()
+  private readonly signals = new RunnerSignals()
+  /** Queue reasons as last written, so an unchanged reason is not written again. */
+  private readonly reasons = new Map<number, string>()
   private accepting = true
   private scanning = false
   private rescanAgain = false
+  private sweepTimer: NodeJS.Timeout | null = null
+  private readonly localExecution: boolean
+  private readonly runnerTimeoutMs: number
 
   constructor(private readonly deps: TaskQueueDeps) {
     this.events = deps.events ?? new TaskEvents()
     this.logs = new LogBuffer(deps.db, this.events, {
       onError: (error) => deps.log.error({ err: error }, 'Could not store task output'),
     })
+    this.localExecution = deps.localExecution ?? true
+    this.runnerTimeoutMs = (deps.runnerTimeoutSeconds ?? 60) * 1000
   }
 
   get isAccepting(): boolean {
@@ -99,29 +132,21 @@ export class TaskQueue {
   }
 
   /** A line of the server's own in the task's log. */
-  private say(item: { taskId: number; projectId: number }, output: string): void {
-    this.logs.append(item.taskId, item.projectId, [{ time: nowIso(), output }])
+  private say(taskId: number, projectId: number, output: string): void {
+    this.logs.append(taskId, projectId, [{ time: nowIso(), output }])
   }
 
-  /** Queues a stored `waiting` task. */
+  /** Queues a stored `waiting` task; run-time secret values wait encrypted in its row. */
   async add(row: TaskRow, secret: Record<string, unknown> = {}): Promise<void> {
-    const entry: Entry = {
-      item: { taskId: row.id, projectId: row.project_id, templateId: row.template_id },
-      templateName: await tplNames(this.deps.db, row.template_id),
-      userId: row.user_id,
-      status: row.status,
-      start: row.start,
-      end: row.end,
-      version: row.version,
-      secret,
-      handle: null,
-      stopRequested: false,
-      chain: Promise.resolve(),
-      done: null,
+    if (Object.keys(secret).length > 0) {
+      await this.deps.db.kysely
+        .updateTable('task')
+        .set({ secret: this.deps.box.encrypt(JSON.stringify(secret)) })
+        .where('id', '=', row.id)
+        .execute()
     }
-    this.queue.push(entry)
-    this.say(entry.item, `Task ${row.id} added to queue`)
-    this.events.emit('update', this.updateMessage(entry))
+    this.say(row.id, row.project_id, `Task ${row.id} added to queue`)
+    this.events.emit('update', rowUpdate(row))
     this.rescan()
   }
 
@@ -132,50 +157,213 @@ export class TaskQueue {
       return
     }
     this.scanning = true
-    void this.scan().finally(() => {
-      this.scanning = false
-      if (this.rescanAgain) {
-        this.rescanAgain = false
-        this.rescan()
-      }
-    })
+    void this.scan()
+      .catch((error) => this.deps.log.error({ err: error }, 'Could not dispatch tasks'))
+      .finally(() => {
+        this.scanning = false
+        if (this.rescanAgain) {
+          this.rescanAgain = false
+          this.rescan()
+        }
+      })
   }
 
   private async scan(): Promise<void> {
-    if (!this.accepting || this.queue.length === 0) return
-    const projectIds = [...new Set(this.queue.map((e) => e.item.projectId))]
-    let rows: Array<{ id: number; max_parallel_tasks: number }>
-    try {
-      rows = await this.deps.db.kysely
-        .selectFrom('project')
-        .select(['id', 'max_parallel_tasks'])
-        .where('id', 'in', projectIds)
-        .execute()
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'Could not read project task limits')
-      return
-    }
     if (!this.accepting) return
-    const picked = pickRunnable(
-      this.queue.map((e) => e.item),
-      [...this.active.values()].map((e) => e.item),
-      {
-        global: this.deps.maxParallelTasks,
-        project: new Map(rows.map((r) => [r.id, Number(r.max_parallel_tasks) || 0])),
-      },
-    )
-    for (const item of picked) {
-      const index = this.queue.findIndex((e) => e.item.taskId === item.taskId)
-      if (index < 0) continue
-      const [entry] = this.queue.splice(index, 1)
-      if (!entry) continue
-      this.active.set(item.taskId, entry)
-      entry.done = this.run(entry)
+    const db = this.deps.db.kysely
+    const waitingRows = await db
+      .selectFrom('task')
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .select([
+        'task.id',
+        'task.project_id',
+        'task.template_id',
+        'task.queue_reason',
+        'template.runner_tag',
+      ])
+      .where('task.status', '=', 'waiting')
+      .orderBy('task.id')
+      .limit(SCAN_BATCH)
+      .execute()
+    if (waitingRows.length === 0) return
+    const busyRows = await db
+      .selectFrom('task')
+      .select(['id', 'project_id', 'template_id', 'runner_id'])
+      .where('status', 'in', [...BUSY_STATUSES])
+      .execute()
+    const projectIds = [...new Set(waitingRows.map((r) => r.project_id))]
+    const projects = await db
+      .selectFrom('project')
+      .select(['id', 'max_parallel_tasks'])
+      .where('id', 'in', projectIds)
+      .execute()
+    const runners = await this.availableRunners()
+    if (!this.accepting) return
+
+    const waiting: WaitingTask[] = waitingRows.map((r) => ({
+      taskId: r.id,
+      projectId: r.project_id,
+      templateId: r.template_id,
+      runnerTag: r.runner_tag || null,
+    }))
+    const busy: BusyTask[] = busyRows.map((r) => ({
+      taskId: r.id,
+      projectId: r.project_id,
+      templateId: r.template_id,
+      runnerId: r.runner_id,
+    }))
+    const plan = planDispatch(waiting, busy, runners, {
+      global: this.deps.maxParallelTasks,
+      project: new Map(projects.map((p) => [p.id, Number(p.max_parallel_tasks) || 0])),
+      localExecution: this.localExecution,
+    })
+    for (const placement of plan.placements) {
+      if (placement.target === 'local') await this.claimLocal(placement.taskId)
+      else await this.claimForRunner(placement.taskId, placement.runnerId)
+    }
+    for (const row of waitingRows) {
+      const reason = plan.reasons.get(row.id) ?? null
+      const known = this.reasons.get(row.id) ?? row.queue_reason
+      if (reason === null || reason === known) continue
+      this.reasons.set(row.id, reason)
+      await db
+        .updateTable('task')
+        .set({ queue_reason: reason })
+        .where('id', '=', row.id)
+        .where('status', '=', 'waiting')
+        .execute()
+      this.say(row.id, row.project_id, reason)
     }
   }
 
+  /** Active runners with their tags and slots; `available` when heard from lately. */
+  private async availableRunners(): Promise<RunnerSlots[]> {
+    const rows = await this.deps.db.kysely
+      .selectFrom('runner')
+      .select(['id', 'project_id', 'tag', 'max_parallel_tasks', 'touched', 'active'])
+      .where('active', '=', 1)
+      .execute()
+    const cutoff = Date.now() - this.runnerTimeoutMs
+    return rows.map((r) => ({
+      id: r.id,
+      projectId: r.project_id,
+      tags: parseRunnerTags(r.tag),
+      maxParallelTasks: Number(r.max_parallel_tasks) || 0,
+      available: r.touched !== null && Date.parse(r.touched) > cutoff,
+    }))
+  }
+
+  /** Claims a waiting task for this process; false when another claim came first. */
+  private async claim(taskId: number, runnerId: number | null): Promise<boolean> {
+    const result = await this.deps.db.kysely
+      .updateTable('task')
+      .set({
+        status: 'starting',
+        runner_id: runnerId,
+        claimed_by: runnerId === null ? this.node : null,
+        queue_reason: null,
+      })
+      .where('id', '=', taskId)
+      .where('status', '=', 'waiting')
+      .executeTakeFirst()
+    this.reasons.delete(taskId)
+    return Number(result.numUpdatedRows) === 1
+  }
+
+  private async claimLocal(taskId: number): Promise<void> {
+    if (!(await this.claim(taskId, null))) return
+    const db = this.deps.db.kysely
+    const row = await db
+      .selectFrom('task')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow()
+    // The secret values go into this process's memory only, and out of the database.
+    await db.updateTable('task').set({ secret: null }).where('id', '=', taskId).execute()
+    const entry: LocalTask = {
+      taskId: row.id,
+      projectId: row.project_id,
+      templateId: row.template_id,
+      templateName: await templateName(this.deps.db, row.template_id),
+      status: 'starting',
+      start: row.start,
+      end: row.end,
+      version: row.version,
+      secret: this.openSecret(row.secret),
+      handle: null,
+      stopRequested: false,
+      chain: Promise.resolve(),
+      done: null,
+    }
+    this.local.set(taskId, entry)
+    this.events.emit('update', this.localUpdate(entry))
+    entry.done = this.run(entry)
+  }
+
+  private async claimForRunner(taskId: number, runnerId: number): Promise<void> {
+    if (!(await this.claim(taskId, runnerId))) return
+    const db = this.deps.db.kysely
+    const row = await db
+      .selectFrom('task')
+      .selectAll()
+      .where('id', '=', taskId)
+      .executeTakeFirstOrThrow()
+    const runner = await db
+      .selectFrom('runner')
+      .select(['id', 'name', 'webhook'])
+      .where('id', '=', runnerId)
+      .executeTakeFirst()
+    this.say(
+      taskId,
+      row.project_id,
+      `Task #${taskId} is assigned to runner #${runnerId}${runner?.name ? ` (${runner.name})` : ''}`,
+    )
+    this.events.emit('update', rowUpdate(row))
+    this.signals.notify(runnerId)
+    if (runner?.webhook) void this.callRunnerWebhook(row, runnerId, runner.webhook)
+  }
+
+  /** Tells a runner's webhook that a task waits for it; a refusal ends the task. */
+  private async callRunnerWebhook(row: TaskRow, runnerId: number, url: string): Promise<void> {
+    let problem: string | null = null
+    try {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          action: 'start',
+          project_id: row.project_id,
+          task_id: row.id,
+          template_id: row.template_id,
+          runner_id: runnerId,
+        }),
+        signal: AbortSignal.timeout(10_000),
+      })
+      if (response.status !== 200 && response.status !== 204) {
+        problem = `answered ${response.status}`
+      }
+    } catch (error) {
+      problem = `could not be reached (${(error as Error).message})`
+    }
+    if (problem === null) return
+    this.say(row.id, row.project_id, `The webhook of runner #${runnerId} ${problem}`)
+    await this.endStored(row.id, ['starting'], 'error')
+  }
+
+  private openSecret(stored: string | null): Record<string, unknown> {
+    if (!stored) return {}
+    try {
+      return JSON.parse(this.deps.box.decrypt(stored)) as Record<string, unknown>
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'Could not read the secret values of a task')
+      return {}
+    }
+  }
+
+  // ── Tasks this process runs ────────────────────────────────────────────────────────
+
   /** Applies a status change if the state machine allows it; persists and announces it. */
-  private change(entry: Entry, to: TaskStatus): boolean {
+  private change(entry: LocalTask, to: TaskStatus): boolean {
     if (!canTransition(entry.status, to)) return false
     entry.status = to
     const now = nowIso()
@@ -184,26 +372,28 @@ export class TaskQueue {
     if (to === 'success' || to === 'error' || to === 'stopped') set.end = entry.end = now
     // The announcement carries the task as it was at this change: by the time the write
     // completes, the task may have moved on, and every step must still be announced once.
-    const update = this.updateMessage(entry)
+    const update = this.localUpdate(entry)
     entry.chain = entry.chain
       .then(async () => {
         await this.deps.db.kysely
           .updateTable('task')
           .set(set)
-          .where('id', '=', entry.item.taskId)
+          .where('id', '=', entry.taskId)
           .execute()
       })
       .catch((error) => this.deps.log.error({ err: error }, 'Could not store a task status'))
-      .then(() => this.events.emit('update', update))
+      .then(() => {
+        this.events.emit('update', update)
+      })
     return true
   }
 
-  private updateMessage(entry: Entry): TaskUpdateMessage {
+  private localUpdate(entry: LocalTask): TaskUpdateMessage {
     return {
       type: 'update',
-      task_id: entry.item.taskId,
-      project_id: entry.item.projectId,
-      template_id: entry.item.templateId,
+      task_id: entry.taskId,
+      project_id: entry.projectId,
+      template_id: entry.templateId,
       status: entry.status,
       start: entry.start,
       end: entry.end,
@@ -211,36 +401,18 @@ export class TaskQueue {
     }
   }
 
-  private async run(entry: Entry): Promise<void> {
-    const { item } = entry
+  private async run(entry: LocalTask): Promise<void> {
     const db = this.deps.db
     let result: JobResult
     try {
-      this.change(entry, 'starting')
-      this.say(item, `Started: ${item.taskId}`)
-      this.say(item, `Run TaskRunner with template: ${entry.templateName}`)
+      this.say(entry.taskId, entry.projectId, `Started: ${entry.taskId}`)
+      this.say(entry.taskId, entry.projectId, `Run TaskRunner with template: ${entry.templateName}`)
       const row = await db.kysely
         .selectFrom('task')
         .selectAll()
-        .where('id', '=', item.taskId)
+        .where('id', '=', entry.taskId)
         .executeTakeFirstOrThrow()
-      const user =
-        row.user_id !== null
-          ? await db.kysely
-              .selectFrom('user')
-              .select('username')
-              .where('id', '=', row.user_id)
-              .executeTakeFirst()
-          : undefined
-      const spec = await buildJobSpec({
-        db,
-        box: this.deps.box,
-        dataDir: this.deps.dataDir,
-        task: row,
-        secret: entry.secret,
-        username: user?.username ?? '',
-        webHost: this.deps.webHost,
-      })
+      const spec = await this.buildSpec(row, entry.secret)
       entry.secret = {}
       if (entry.stopRequested) {
         result = 'stopped'
@@ -248,21 +420,15 @@ export class TaskQueue {
         const handle = this.deps.runJob(
           spec,
           {
-            onLines: (lines) => this.logs.append(item.taskId, item.projectId, lines),
-            outputBacklog: () => this.logs.backlog(item.taskId),
+            onLines: (lines) => this.logs.append(entry.taskId, entry.projectId, lines),
+            outputBacklog: () => this.logs.backlog(entry.taskId),
             onStatus: (status) => {
               if (status === 'running' && entry.status === 'running') return
               this.change(entry, status)
             },
             onCommit: (hash, message) => {
               entry.chain = entry.chain
-                .then(async () => {
-                  await db.kysely
-                    .updateTable('task')
-                    .set({ commit_hash: hash, commit_message: message })
-                    .where('id', '=', item.taskId)
-                    .execute()
-                })
+                .then(() => this.storeCommit(entry.taskId, hash, message))
                 .catch((error) => this.deps.log.error({ err: error }, 'Could not store a commit'))
             },
           },
@@ -274,56 +440,95 @@ export class TaskQueue {
     } catch (error) {
       const message =
         error instanceof PreparationError || error instanceof Error ? error.message : String(error)
-      this.say(item, `Failed to run task: ${message}`)
+      this.say(entry.taskId, entry.projectId, `Failed to run task: ${message}`)
       if (!(error instanceof PreparationError)) {
-        this.deps.log.error({ err: error }, `Task ${item.taskId} failed`)
+        this.deps.log.error({ err: error }, `Task ${entry.taskId} failed`)
       }
       result = 'error'
     }
-    await this.finish(entry, finalStatus(entry.status, result, entry.stopRequested))
+    await this.finishLocal(entry, finalStatus(entry.status, result, entry.stopRequested))
   }
 
-  private async finish(entry: Entry, status: TaskStatus): Promise<void> {
-    const { item } = entry
-    await this.logs.close(item.taskId)
+  private async buildSpec(row: TaskRow, secret: Record<string, unknown>): Promise<JobSpec> {
+    const db = this.deps.db
+    const user =
+      row.user_id !== null
+        ? await db.kysely
+            .selectFrom('user')
+            .select('username')
+            .where('id', '=', row.user_id)
+            .executeTakeFirst()
+        : undefined
+    return buildJobSpec({
+      db,
+      box: this.deps.box,
+      dataDir: this.deps.dataDir,
+      task: row,
+      secret,
+      username: user?.username ?? '',
+      webHost: this.deps.webHost,
+    })
+  }
+
+  private async storeCommit(taskId: number, hash: string, message: string): Promise<void> {
+    await this.deps.db.kysely
+      .updateTable('task')
+      .set({ commit_hash: hash, commit_message: message })
+      .where('id', '=', taskId)
+      .execute()
+  }
+
+  private async finishLocal(entry: LocalTask, status: TaskStatus): Promise<void> {
+    await this.logs.close(entry.taskId)
     const changed = this.change(entry, status)
     await entry.chain
-    this.active.delete(item.taskId)
-    if (changed || status === 'stopped') {
-      try {
-        await insertEvent(this.deps.db.kysely, {
-          projectId: item.projectId,
-          userId: null,
-          objectType: 'task',
-          objectId: item.taskId,
-          description: `Task ID ${item.taskId} (${entry.templateName}) finished - ${entry.status.toUpperCase()}`,
-        })
-        if (entry.status === 'success') await this.autorun(entry)
-      } catch (error) {
-        this.deps.log.error({ err: error }, 'Could not finish a task')
-      }
-    }
+    this.local.delete(entry.taskId)
+    if (changed || status === 'stopped') await this.finished(entry.taskId)
     this.rescan()
   }
 
+  /** What follows a task's end: the activity event, and the deploys a build starts. */
+  private async finished(taskId: number): Promise<void> {
+    const db = this.deps.db.kysely
+    try {
+      const row = await db
+        .selectFrom('task')
+        .selectAll()
+        .where('id', '=', taskId)
+        .executeTakeFirst()
+      if (!row) return
+      const name = await templateName(this.deps.db, row.template_id)
+      await insertEvent(db, {
+        projectId: row.project_id,
+        userId: null,
+        objectType: 'task',
+        objectId: taskId,
+        description: `Task ID ${taskId} (${name}) finished - ${row.status.toUpperCase()}`,
+      })
+      if (row.status === 'success') await this.autorun(row)
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'Could not finish a task')
+    }
+  }
+
   /** Queues the deploy templates that run after a successful build of this template. */
-  private async autorun(entry: Entry): Promise<void> {
+  private async autorun(build: TaskRow): Promise<void> {
     if (!this.accepting) return
     const db = this.deps.db
     const templates = await db.kysely
       .selectFrom('template')
       .select(['id'])
-      .where('project_id', '=', entry.item.projectId)
-      .where('build_template_id', '=', entry.item.templateId)
+      .where('project_id', '=', build.project_id)
+      .where('build_template_id', '=', build.template_id)
       .where('autorun', '=', 1)
       .orderBy('id')
       .execute()
     for (const t of templates) {
       const row = await insertTaskRow(db, {
-        project_id: entry.item.projectId,
+        project_id: build.project_id,
         template_id: t.id,
         status: 'waiting',
-        build_task_id: entry.item.taskId,
+        build_task_id: build.id,
         user_id: null,
       })
       await insertEvent(db.kysely, {
@@ -337,21 +542,59 @@ export class TaskQueue {
     }
   }
 
-  /** Stops a task: queued ones at once, running ones through the executor. */
-  async stop(projectId: number, taskId: number, force: boolean): Promise<void> {
-    const queuedAt = this.queue.findIndex(
-      (e) => e.item.taskId === taskId && e.item.projectId === projectId,
-    )
-    if (queuedAt >= 0) {
-      const [entry] = this.queue.splice(queuedAt, 1)
-      if (entry) {
-        entry.stopRequested = true
-        await this.finish(entry, 'stopped')
-      }
-      return
+  // ── Status changes of stored tasks (waiting ones, runners' ones) ────────────────────
+
+  /**
+   * Moves a stored task from one of `from` to `to`, if it is still in that status (a
+   * compare-and-set, so concurrent changes from runners, sweeps and people never clash).
+   * Returns the changed row, announced; null when the task had moved on.
+   */
+  private async transitionStored(
+    taskId: number,
+    from: readonly string[],
+    to: TaskStatus,
+    extra: { runner_id?: null } = {},
+  ): Promise<TaskRow | null> {
+    const db = this.deps.db.kysely
+    const row = await db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst()
+    if (!row || !from.includes(row.status) || !canTransition(row.status, to)) return null
+    const now = nowIso()
+    const set: Record<string, unknown> = { status: to, ...extra }
+    if (to === 'running' && row.start === null) set.start = now
+    if (isFinished(to)) set.end = now
+    // Secret values are no longer needed once the job has them, nor after the end.
+    if (to === 'running' || isFinished(to)) set.secret = null
+    const result = await db
+      .updateTable('task')
+      .set(set)
+      .where('id', '=', taskId)
+      .where('status', '=', row.status)
+      .executeTakeFirst()
+    if (Number(result.numUpdatedRows) !== 1) return null
+    const changed = { ...row, ...set } as TaskRow
+    this.events.emit('update', rowUpdate(changed))
+    return changed
+  }
+
+  /** Ends a stored task with `to`: its lines written first, then the status, then the event. */
+  private async endStored(
+    taskId: number,
+    from: readonly string[],
+    to: TaskStatus,
+  ): Promise<TaskRow | null> {
+    await this.logs.close(taskId)
+    const row = await this.transitionStored(taskId, from, to)
+    if (row) {
+      await this.finished(taskId)
+      this.rescan()
     }
-    const entry = this.active.get(taskId)
-    if (entry && entry.item.projectId === projectId) {
+    return row
+  }
+
+  /** Stops a task: queued ones at once, local ones through the executor, runners' through the runner. */
+  async stop(projectId: number, taskId: number, force: boolean): Promise<void> {
+    const entry = this.local.get(taskId)
+    if (entry && entry.projectId === projectId) {
       entry.stopRequested = true
       if (force) {
         entry.handle?.stop(true)
@@ -364,153 +607,316 @@ export class TaskQueue {
       await entry.chain
       return
     }
-    await this.stopStored(projectId, taskId)
-  }
-
-  /** A task no queue knows about (left by an earlier process) is marked stopped if unfinished. */
-  private async stopStored(projectId: number, taskId: number): Promise<void> {
     const row = await this.deps.db.kysely
       .selectFrom('task')
-      .select(['id', 'status', 'template_id'])
+      .selectAll()
       .where('id', '=', taskId)
       .where('project_id', '=', projectId)
       .executeTakeFirst()
-    if (!row || !canTransition(row.status, 'stopped')) return
-    const end = nowIso()
-    await this.deps.db.kysely
-      .updateTable('task')
-      .set({ status: 'stopped', end })
-      .where('id', '=', taskId)
-      .execute()
-    const full = await this.deps.db.kysely
-      .selectFrom('task')
-      .select(['start', 'version'])
-      .where('id', '=', taskId)
-      .executeTakeFirstOrThrow()
-    this.events.emit('update', {
-      type: 'update',
-      task_id: taskId,
-      project_id: projectId,
-      template_id: row.template_id,
-      status: 'stopped',
-      start: full.start,
-      end,
-      version: full.version,
-    })
-    await insertEvent(this.deps.db.kysely, {
-      projectId,
-      userId: null,
-      objectType: 'task',
-      objectId: taskId,
-      description: `Task ID ${taskId} (${await tplNames(this.deps.db, row.template_id)}) finished - STOPPED`,
-    })
+    if (!row || isFinished(row.status)) return
+    if (row.status === 'waiting') {
+      this.reasons.delete(taskId)
+      await this.endStored(taskId, ['waiting'], 'stopped')
+      return
+    }
+    if (row.runner_id !== null) {
+      // The runner sees the new status on its next poll (woken now) and ends its process.
+      if (force) await this.endStored(taskId, [row.status], 'stopped')
+      else await this.transitionStored(taskId, [row.status], 'stopping')
+      this.signals.notify(row.runner_id)
+      return
+    }
+    // A task no process here runs (left by an earlier one): marked stopped.
+    await this.endStored(taskId, [row.status], 'stopped')
   }
 
-  private waitingForConfirmation(projectId: number, taskId: number): Entry {
-    const entry = this.active.get(taskId)
-    if (!entry || entry.item.projectId !== projectId || entry.status !== 'waiting_confirmation') {
+  private async awaitingConfirmation(projectId: number, taskId: number): Promise<TaskRow> {
+    const row = await this.deps.db.kysely
+      .selectFrom('task')
+      .selectAll()
+      .where('id', '=', taskId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst()
+    if (!row || row.status !== 'waiting_confirmation') {
       throw new BadRequestError('Task is not waiting for confirmation')
     }
-    return entry
+    return row
   }
 
   async confirm(projectId: number, taskId: number): Promise<void> {
-    const entry = this.waitingForConfirmation(projectId, taskId)
-    this.change(entry, 'confirmed')
-    entry.handle?.confirm()
-    await entry.chain
+    await this.answerConfirmation(projectId, taskId, 'confirmed')
   }
 
   async reject(projectId: number, taskId: number): Promise<void> {
-    const entry = this.waitingForConfirmation(projectId, taskId)
-    this.change(entry, 'rejected')
-    entry.handle?.reject()
-    await entry.chain
+    await this.answerConfirmation(projectId, taskId, 'rejected')
   }
 
-  /** Whether the task is queued or running in this process. */
+  private async answerConfirmation(
+    projectId: number,
+    taskId: number,
+    to: 'confirmed' | 'rejected',
+  ): Promise<void> {
+    const entry = this.local.get(taskId)
+    if (entry && entry.projectId === projectId) {
+      if (entry.status !== 'waiting_confirmation') {
+        throw new BadRequestError('Task is not waiting for confirmation')
+      }
+      this.change(entry, to)
+      if (to === 'confirmed') entry.handle?.confirm()
+      else entry.handle?.reject()
+      await entry.chain
+      return
+    }
+    const row = await this.awaitingConfirmation(projectId, taskId)
+    if (row.runner_id === null || !(await this.transitionStored(taskId, [row.status], to))) {
+      throw new BadRequestError('Task is not waiting for confirmation')
+    }
+    this.signals.notify(row.runner_id)
+  }
+
+  /** Whether this process runs the task. */
   isActive(taskId: number): boolean {
-    return this.active.has(taskId) || this.queue.some((e) => e.item.taskId === taskId)
+    return this.local.has(taskId)
   }
 
   /** Queued tasks, then running ones, for the server-wide list. */
   async listActive(): Promise<ActiveTask[]> {
-    const entries = [
-      ...this.queue.map((e) => ({ e, location: 'queue' })),
-      ...[...this.active.values()].map((e) => ({ e, location: 'running' })),
-    ]
-    const userIds = [
-      ...new Set(entries.map(({ e }) => e.userId).filter((v): v is number => v !== null)),
-    ]
-    const users = userIds.length
-      ? await this.deps.db.kysely
-          .selectFrom('user')
-          .select(['id', 'username'])
-          .where('id', 'in', userIds)
-          .execute()
-      : []
-    const names = new Map(users.map((u) => [u.id, u.username]))
-    return entries.map(({ e, location }) => ({
-      task_id: e.item.taskId,
-      project_id: e.item.projectId,
-      ...(e.userId !== null && names.has(e.userId) ? { username: names.get(e.userId) } : {}),
-      status: e.status,
-      location,
+    const rows = await this.deps.db.kysely
+      .selectFrom('task')
+      .leftJoin('user', 'user.id', 'task.user_id')
+      .select([
+        'task.id',
+        'task.project_id',
+        'task.status',
+        'task.runner_id',
+        'task.queue_reason',
+        'user.username',
+      ])
+      .where('task.status', 'in', ['waiting', ...BUSY_STATUSES])
+      .orderBy('task.id')
+      .execute()
+    const queued = rows.filter((r) => r.status === 'waiting')
+    const running = rows.filter((r) => r.status !== 'waiting')
+    return [...queued, ...running].map((r) => ({
+      task_id: r.id,
+      project_id: r.project_id,
+      ...(r.username ? { username: r.username } : {}),
+      ...(r.runner_id ? { runner_id: r.runner_id } : {}),
+      status: r.status,
+      location: r.status === 'waiting' ? 'queue' : 'running',
+      ...(r.status === 'waiting' && r.queue_reason ? { queue_reason: r.queue_reason } : {}),
     }))
   }
 
+  // ── Runners ────────────────────────────────────────────────────────────────────────
+
+  async runnerSeen(runnerId: number): Promise<void> {
+    await this.touchRunner(runnerId)
+    this.rescan()
+  }
+
+  private async touchRunner(runnerId: number): Promise<void> {
+    await this.deps.db.kysely
+      .updateTable('runner')
+      .set({ touched: nowIso() })
+      .where('id', '=', runnerId)
+      .execute()
+  }
+
+  async runnerNews(runnerId: number): Promise<RunnerNews> {
+    const rows = await this.deps.db.kysely
+      .selectFrom('task')
+      .selectAll()
+      .where('runner_id', '=', runnerId)
+      .where('status', 'in', [...BUSY_STATUSES])
+      .orderBy('id')
+      .execute()
+    return {
+      current: rows.map((r) => ({ id: r.id, status: r.status })),
+      starting: rows.filter((r) => r.status === 'starting'),
+    }
+  }
+
+  waitForRunnerNews(runnerId: number, ms: number, signal?: AbortSignal): Promise<void> {
+    return this.signals.wait(runnerId, ms, signal)
+  }
+
+  async jobSpecFor(task: TaskRow): Promise<JobSpec> {
+    const spec = await this.buildSpec(task, this.openSecret(task.secret))
+    return { ...spec, workRoot: '' }
+  }
+
+  async runnerReport(runnerId: number, jobs: RunnerJobProgress[]): Promise<void> {
+    const db = this.deps.db.kysely
+    const ids = [...new Set(jobs.map((j) => j.ID))]
+    const rows = ids.length
+      ? await db.selectFrom('task').selectAll().where('id', 'in', ids).execute()
+      : []
+    const byId = new Map(rows.map((r) => [r.id, r]))
+    // Everything is checked before anything is written.
+    for (const job of jobs) {
+      const row = byId.get(job.ID)
+      if (!row || row.runner_id !== runnerId) {
+        throw new BadRequestError('Task not assigned to this runner')
+      }
+      if (!isTaskStatus(job.Status) || job.Status === 'waiting') {
+        throw new BadRequestError('Invalid task status')
+      }
+      if (isFinished(row.status) && (job.LogRecords?.length ?? 0) > 0) {
+        throw new BadRequestError(`Task ${row.id} is already finished`)
+      }
+    }
+    await this.touchRunner(runnerId)
+    for (const job of jobs) {
+      const row = byId.get(job.ID)!
+      const lines = (job.LogRecords ?? []).map((r) => ({
+        time: validTime(r.time),
+        output: r.message,
+      }))
+      if (lines.length > 0) this.logs.append(row.id, row.project_id, lines)
+      if (job.Commit) await this.storeCommit(row.id, job.Commit.hash, job.Commit.message)
+      await this.applyRunnerStatus(row, job.Status as TaskStatus)
+    }
+    // A runner that sends faster than output is stored and delivered waits here.
+    await Promise.all(ids.map((id) => this.logs.backlog(id)))
+  }
+
+  /** A status a runner reports: only forward moves the state machine allows. */
+  private async applyRunnerStatus(row: TaskRow, reported: TaskStatus): Promise<void> {
+    const current = await this.deps.db.kysely
+      .selectFrom('task')
+      .select('status')
+      .where('id', '=', row.id)
+      .executeTakeFirst()
+    if (!current || current.status === reported || isFinished(current.status)) return
+    let to: TaskStatus = reported
+    if (isFinished(reported)) {
+      // A task someone asked to stop ends stopped; a rejected plan ends in error.
+      to = finalStatus(current.status, reported as JobResult, false)
+      await this.endStored(row.id, [current.status], to)
+      return
+    }
+    if (reported === 'starting') return
+    await this.transitionStored(row.id, [current.status], to)
+  }
+
+  async runnerRemoved(runnerId: number): Promise<void> {
+    const news = await this.runnerNews(runnerId)
+    for (const task of news.current) {
+      await this.releaseOrEnd(task.id, task.status, runnerId, 'was removed')
+    }
+    this.signals.notify(runnerId)
+    this.rescan()
+  }
+
   /**
-   * On start: tasks whose process died with the previous server end in error (stopped when
-   * they were being stopped) with a line saying so; waiting tasks are queued again in order.
+   * A task of a runner that is gone: one that had not started its process goes back to the
+   * queue; any other one ends in error (stopped when it was being stopped), with a line
+   * naming the runner.
+   */
+  private async releaseOrEnd(
+    taskId: number,
+    status: string,
+    runnerId: number,
+    what: string,
+  ): Promise<void> {
+    const runner = await this.deps.db.kysely
+      .selectFrom('runner')
+      .select('name')
+      .where('id', '=', runnerId)
+      .executeTakeFirst()
+    const named = `Runner #${runnerId}${runner?.name ? ` (${runner.name})` : ''}`
+    const task = await this.deps.db.kysely
+      .selectFrom('task')
+      .select(['project_id'])
+      .where('id', '=', taskId)
+      .executeTakeFirst()
+    if (!task) return
+    if (status === 'starting') {
+      const back = await this.transitionStored(taskId, ['starting'], 'waiting', { runner_id: null })
+      if (back) {
+        this.say(
+          taskId,
+          task.project_id,
+          `${named} ${what} before the task started; it is back in the queue`,
+        )
+      }
+      return
+    }
+    this.say(taskId, task.project_id, `${named} ${what}; the task can not go on`)
+    await this.endStored(taskId, [status], status === 'stopping' ? 'stopped' : 'error')
+  }
+
+  /** Finds runners not heard from within the timeout and releases or ends their tasks. */
+  private async sweepLostRunners(): Promise<void> {
+    const cutoff = new Date(Date.now() - this.runnerTimeoutMs).toISOString()
+    const rows = await this.deps.db.kysely
+      .selectFrom('task')
+      .innerJoin('runner', 'runner.id', 'task.runner_id')
+      .select(['task.id', 'task.status', 'task.runner_id', 'runner.touched'])
+      .where('task.status', 'in', [...BUSY_STATUSES])
+      .where((eb) => eb.or([eb('runner.touched', 'is', null), eb('runner.touched', '<', cutoff)]))
+      .orderBy('task.id')
+      .execute()
+    const seconds = Math.round(this.runnerTimeoutMs / 1000)
+    for (const row of rows) {
+      await this.releaseOrEnd(
+        row.id,
+        row.status,
+        row.runner_id!,
+        `was lost: no heartbeat for ${seconds} seconds`,
+      )
+    }
+    // Tasks of runners deleted behind the queue's back end the same way.
+    const orphans = await this.deps.db.kysely
+      .selectFrom('task')
+      .leftJoin('runner', 'runner.id', 'task.runner_id')
+      .select(['task.id', 'task.status', 'task.runner_id'])
+      .where('task.status', 'in', [...BUSY_STATUSES])
+      .where('task.runner_id', 'is not', null)
+      .where('runner.id', 'is', null)
+      .execute()
+    for (const row of orphans) {
+      await this.releaseOrEnd(row.id, row.status, row.runner_id!, 'no longer exists')
+    }
+  }
+
+  private startSweeping(): void {
+    if (this.sweepTimer) return
+    const every = Math.max(500, Math.min(10_000, Math.round(this.runnerTimeoutMs / 3)))
+    this.sweepTimer = setInterval(() => {
+      void this.sweepLostRunners().catch((error) =>
+        this.deps.log.error({ err: error }, 'Could not check runners'),
+      )
+    }, every)
+    this.sweepTimer.unref()
+  }
+
+  // ── Start and stop ─────────────────────────────────────────────────────────────────
+
+  /**
+   * On start: tasks this server ran itself, whose process died with the previous server,
+   * end in error (stopped when they were being stopped) with a line saying so. Runners'
+   * tasks go on (the runner still has them; lost runners are found by their heartbeat).
+   * Then waiting tasks are dispatched.
    */
   async recover(): Promise<void> {
     const db = this.deps.db
     const interrupted = await db.kysely
       .selectFrom('task')
-      .selectAll()
+      .select(['id', 'project_id', 'status'])
       .where('status', 'in', [...INTERRUPTED_STATUSES])
+      .where('runner_id', 'is', null)
       .orderBy('id')
       .execute()
     for (const row of interrupted) {
-      const entry = await this.entryOf(row)
-      // A task someone was already stopping ends stopped; any other one ends in error.
       const to: TaskStatus = row.status === 'stopping' ? 'stopped' : 'error'
-      this.say(entry.item, 'Task was interrupted by a server restart')
+      this.say(row.id, row.project_id, 'Task was interrupted by a server restart')
       await this.logs.close(row.id)
-      this.change(entry, to)
-      await entry.chain
-      await insertEvent(db.kysely, {
-        projectId: row.project_id,
-        userId: null,
-        objectType: 'task',
-        objectId: row.id,
-        description: `Task ID ${row.id} (${entry.templateName}) finished - ${to.toUpperCase()}`,
-      })
+      if (await this.transitionStored(row.id, [row.status], to)) await this.finished(row.id)
     }
-    const waiting = await db.kysely
-      .selectFrom('task')
-      .selectAll()
-      .where('status', '=', 'waiting')
-      .orderBy('id')
-      .execute()
-    for (const row of waiting) await this.add(row)
-  }
-
-  private async entryOf(row: TaskRow): Promise<Entry> {
-    return {
-      item: { taskId: row.id, projectId: row.project_id, templateId: row.template_id },
-      templateName: await tplNames(this.deps.db, row.template_id),
-      userId: row.user_id,
-      status: row.status,
-      start: row.start,
-      end: row.end,
-      version: row.version,
-      secret: {},
-      handle: null,
-      stopRequested: false,
-      chain: Promise.resolve(),
-      done: null,
-    }
+    this.startSweeping()
+    this.rescan()
   }
 
   /**
@@ -519,8 +925,11 @@ export class TaskQueue {
    */
   async shutdown(): Promise<void> {
     this.accepting = false
+    if (this.sweepTimer) clearInterval(this.sweepTimer)
+    this.sweepTimer = null
+    this.signals.closeAll()
     const grace = this.deps.shutdownGraceMs ?? 5_000
-    const running = [...this.active.values()]
+    const running = [...this.local.values()]
     for (const entry of running) {
       entry.stopRequested = true
       this.change(entry, 'stopping')
@@ -540,6 +949,26 @@ export class TaskQueue {
     await Promise.all(running.map((e) => e.chain))
     this.logs.stop()
   }
+}
+
+/** The update message of a stored task. */
+function rowUpdate(row: TaskRow): TaskUpdateMessage {
+  return {
+    type: 'update',
+    task_id: row.id,
+    project_id: row.project_id,
+    template_id: row.template_id,
+    status: row.status,
+    start: row.start,
+    end: row.end,
+    version: row.version,
+  }
+}
+
+/** A runner's line time when it is a valid date, else the server's. */
+function validTime(time: string): string {
+  const ms = Date.parse(time)
+  return Number.isNaN(ms) ? nowIso() : new Date(ms).toISOString()
 }
 
 export function createTaskQueue(deps: TaskQueueDeps): TaskQueue {

@@ -14,11 +14,12 @@ import type { TaskStatus } from '@flagman/contract'
  *
  *   Any unfinished status may also go straight to `stopped` (force stop) or `error`
  *   (preparation failure, server restart). Finished statuses (success, error, stopped)
- *   never change again.
+ *   never change again. A task handed to a runner that is lost before it started its
+ *   process goes back from `starting` to `waiting`.
  */
 const ALLOWED: Record<TaskStatus, readonly TaskStatus[]> = {
   waiting: ['starting', 'stopping', 'stopped', 'error'],
-  starting: ['running', 'stopping', 'stopped', 'error'],
+  starting: ['running', 'waiting', 'stopping', 'stopped', 'error'],
   running: ['waiting_confirmation', 'success', 'error', 'stopping', 'stopped'],
   waiting_confirmation: ['confirmed', 'rejected', 'stopping', 'stopped', 'error'],
   confirmed: ['running', 'success', 'error', 'stopping', 'stopped'],
@@ -49,6 +50,9 @@ export const ACTIVE_STATUSES: readonly TaskStatus[] = [
   'rejected',
   'stopping',
 ]
+
+/** Statuses of a task that holds a slot: every active one but `waiting`. */
+export const BUSY_STATUSES: readonly TaskStatus[] = ACTIVE_STATUSES.filter((s) => s !== 'waiting')
 
 /** Statuses a server restart interrupts: the process that ran them is gone. */
 export const INTERRUPTED_STATUSES: readonly TaskStatus[] = [

@@ -123,6 +123,7 @@ export async function toTemplates(db: Kysely<Database>, rows: TemplateRow[]): Pr
     })),
     suppress_success_alerts: Boolean(row.suppress_success_alerts),
     task_params: parseJson(row.task_params),
+    runner_tag: row.runner_tag || null,
     tasks: counts.get(row.id) ?? 0,
     last_task: last.get(row.id) ?? null,
   }))

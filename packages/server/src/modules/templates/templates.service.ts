@@ -198,6 +198,7 @@ async function validate(
       survey_vars: surveyVars.length ? JSON.stringify(surveyVars) : null,
       suppress_success_alerts: flag(input.suppress_success_alerts),
       task_params: input.task_params ? JSON.stringify(input.task_params) : null,
+      runner_tag: input.runner_tag ?? null,
     },
     vaults,
   }
