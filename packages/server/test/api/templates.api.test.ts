@@ -126,6 +126,7 @@ describe.each(dialects())('templates on %s', (dialect) => {
       vaults: [],
       suppress_success_alerts: true,
       task_params: { limit: 'web', tags: ['a'] },
+      runner_tag: null,
       tasks: 0,
       last_task: null,
     })
@@ -331,6 +332,24 @@ describe.each(dialects())('templates on %s', (dialect) => {
     expectError(await t.post({ app: 'terraform', playbook: '../modules' }), 400, message)
     expect(await snapshot()).toEqual(before)
     expect((await t.create({ playbook: 'a/b..c/site.yml' })).playbook).toBe('a/b..c/site.yml')
+  })
+
+  it('keeps a runner tag, and refuses one that is not a single tag', async () => {
+    const tpl = await t.create({ runner_tag: ' gpu ' })
+    expect(tpl.runner_tag).toBe('gpu')
+    expect((await t.get(tpl.id)).runner_tag).toBe('gpu')
+    expect((await t.update(tpl, { runner_tag: '' })).runner_tag).toBeNull()
+    expect((await t.create({ runner_tag: null })).runner_tag).toBeNull()
+    const before = await snapshot()
+    for (const tag of ['gpu,arm', 'two words', 'a/b']) {
+      expectError(
+        await t.post({ runner_tag: tag }),
+        400,
+        'runner_tag may hold only letters, digits, _, . and -',
+      )
+    }
+    expectError(await t.post({ runner_tag: 5 }), 400, 'runner_tag must be a string')
+    expect(await snapshot()).toEqual(before)
   })
 
   it('accepts arguments only as a JSON array of strings', async () => {
