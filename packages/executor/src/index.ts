@@ -10,6 +10,7 @@ export { buildShellCommand } from './apps/shell.js'
 export { buildTerraformCommands } from './apps/terraform.js'
 export { outsideEnv, outsideEnvAllowed } from './env-policy.js'
 export { readRemoteHead, type RemoteHeadOptions } from './git.js'
+export * from './payload-crypto.js'
 
 export interface JobHooks {
   /** Output lines, in order, in batches (at most every ~50 ms or per 1000 lines, and once at the end). */

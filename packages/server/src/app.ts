@@ -13,6 +13,7 @@ import { inventoriesRoutes } from './modules/inventories/index.js'
 import { keysRoutes } from './modules/keys/index.js'
 import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
+import { runnersModule } from './modules/runners/index.js'
 import { schedulesModule } from './modules/schedules/index.js'
 import { systemRoutes } from './modules/system/index.js'
 import { tasksModule } from './modules/tasks/index.js'
@@ -93,6 +94,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   schedulesModule(app, tasks)
   integrationsRoutes(app)
   await receiverRoutes(app)
+  runnersModule(app)
   await registerRealtime(app, tasks.events)
   backupRoutes(app)
 

@@ -96,8 +96,9 @@ export type CreateRunnerBody = z.input<typeof CreateRunnerBody>
 export const UpdateRunnerBody = CreateRunnerBody
 export type UpdateRunnerBody = z.input<typeof UpdateRunnerBody>
 
-export const SetRunnerActiveBody = z.object(
-  { active: z.boolean({ error: 'Invalid request body' }) },
-  { error: 'Invalid request body' },
-)
+export const SetRunnerActiveBody = z
+  .object({ active: z.unknown().optional() }, { error: 'Invalid request body' })
+  // Checked on the whole body, so the answer is the compatible text without a field path.
+  .refine((body) => typeof body.active === 'boolean', { message: 'Invalid request body' })
+  .transform((body) => ({ active: body.active as boolean }))
 export type SetRunnerActiveBody = z.infer<typeof SetRunnerActiveBody>

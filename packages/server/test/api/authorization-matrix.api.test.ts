@@ -675,6 +675,44 @@ const INTEGRATION_ROWS: Record<string, Row> = {
   ...aliasRows('integrations/:integration_id/aliases'),
 }
 
+/** A project's own remote runner, made by the owner. */
+const PROJECT_RUNNERS: ResourceKind = {
+  segment: 'runners',
+  idParam: 'runner_id',
+  label: 'name',
+  refs: false,
+  body: async (fx, name) => ({ name, project_id: fx.project.id }),
+}
+
+const PROJECT_RUNNER_ROWS: Record<string, Row> = {
+  ...resourceRows(PROJECT_RUNNERS),
+  // The compatible API also takes an update as POST.
+  'POST /api/project/:project_id/runners/:runner_id': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: maker(PROJECT_RUNNERS),
+    segment: 'runners',
+    body: (fx) => ({ name: 'posted', project_id: fx.project.id }),
+    effect: (fx, _caller, before, after) => {
+      const name = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.runner_id)?.name
+      expect(name(before)).not.toBe('posted')
+      expect(name(after)).toBe('posted')
+    },
+  },
+  'POST /api/project/:project_id/runners/:runner_id/active': {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: maker(PROJECT_RUNNERS),
+    segment: 'runners',
+    body: () => ({ active: false }),
+    effect: (fx, _caller, before, after) => {
+      const active = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.runner_id)?.active
+      expect(active(before)).toBe(true)
+      expect(active(after)).toBe(false)
+    },
+  },
+}
+
 /** Runners (task_runner and up) may; guests may not. */
 const RUNNERS = (status: number) => ({
   admin: status,
@@ -788,6 +826,7 @@ const MATRIX: Record<string, Row> = {
   ...SCHEDULE_ROWS,
   ...TASK_ROWS,
   ...INTEGRATION_ROWS,
+  ...PROJECT_RUNNER_ROWS,
 }
 
 const keyOf = (route: RouteDef) => `${route.method} ${route.path}`

@@ -3,6 +3,7 @@ import { getInfo, ping } from '@flagman/contract'
 import type { FastifyInstance } from 'fastify'
 import { mount } from '../../platform/router.js'
 import { authMethods } from '../auth/totp.service.js'
+import { anyRunner } from '../runners/index.js'
 import { VERSION } from '../../version.js'
 
 let ansibleVersion: Promise<string> | null = null
@@ -22,14 +23,15 @@ export function systemRoutes(app: FastifyInstance): void {
     reply.type('text/plain; charset=utf-8')
     return reply.send('pong')
   })
-  mount(app, getInfo, async ({ config, request }) => ({
+  mount(app, getInfo, async ({ db, config, request }) => ({
     version: VERSION,
     ansible: await readAnsibleVersion(),
     // The port actually listened on: FLAGMAN_PORT=0 picks a free one.
     web_host: config.webHost || `http://localhost:${request.socket.localPort ?? config.port}`,
-    use_remote_runner: false,
+    // Runners in use: the console then shows where each task runs.
+    use_remote_runner: await anyRunner(db.kysely),
     auth_methods: authMethods(config),
-    premium_features: { project_runners: false, terraform_backend: false },
+    premium_features: { project_runners: true, terraform_backend: false },
     schedule_timezone: config.scheduleTimezone,
   }))
 }
