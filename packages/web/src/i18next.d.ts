@@ -10,6 +10,7 @@ import type keys from './locales/en/keys.json'
 import type projects from './locales/en/projects.json'
 import type references from './locales/en/references.json'
 import type repositories from './locales/en/repositories.json'
+import type runners from './locales/en/runners.json'
 import type schedules from './locales/en/schedules.json'
 import type shell from './locales/en/shell.json'
 import type team from './locales/en/team.json'
@@ -39,6 +40,7 @@ declare module 'i18next' {
       tasks: typeof tasks
       schedules: typeof schedules
       integrations: typeof integrations
+      runners: typeof runners
     }
   }
 }

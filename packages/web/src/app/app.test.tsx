@@ -137,6 +137,26 @@ describe('shell', () => {
     expect(within(menu).getByRole('menuitem', { name: 'Users' })).toBeInTheDocument()
     expect(within(menu).getByRole('menuitem', { name: 'Edit account' })).toBeInTheDocument()
     expect(within(menu).getByRole('menuitem', { name: 'Sign out' })).toBeInTheDocument()
+    // No runners in use: their entry stays out of the menu.
+    expect(within(menu).queryByRole('menuitem', { name: 'Runners' })).not.toBeInTheDocument()
+  })
+
+  it('offers the runners in the user menu once the server uses remote runners', async () => {
+    const { router } = renderApp('/project/4/history', {
+      'GET /api/info': { body: { ...info, use_remote_runner: true } },
+      'GET /api/projects': { body: projects },
+      'GET /api/project/4/role': { body: { role: '', permissions: 0 } },
+      'GET /api/runners': { body: [] },
+    })
+    await userEvent.click(await screen.findByRole('button', { name: 'Account menu of Ada Admin' }))
+    const menu = await screen.findByRole('menu')
+    const items = within(menu)
+      .getAllByRole('menuitem')
+      .map((item) => item.textContent)
+    expect(items.slice(0, 3)).toEqual(['Users', 'Runners', 'Applications'])
+    await userEvent.click(within(menu).getByRole('menuitem', { name: 'Runners' }))
+    await waitFor(() => expect(pathOf(router)).toBe('/runners'))
+    expect(await screen.findByRole('heading', { name: 'Global runners' })).toBeInTheDocument()
   })
 
   it('opens the new-project dialog from the query parameter and removes it on close', async () => {

@@ -25,11 +25,13 @@ const chunks = {
   schedule: () => import('./routes/project/schedule'),
   integrations: () => import('./routes/project/integrations'),
   integration: () => import('./routes/project/integration'),
+  runners: () => import('./routes/project/runners'),
   newProject: () => import('./routes/project/new'),
   restore: () => import('./routes/project/restore'),
   templates: () => import('./routes/project/templates'),
   template: () => import('./routes/project/template'),
   apps: () => import('./routes/apps'),
+  globalRunners: () => import('./routes/runners'),
   activeTasks: () => import('./routes/tasks'),
   users: () => import('./routes/users'),
   notFound: () => import('./routes/not-found'),
@@ -56,6 +58,7 @@ const PROJECT_PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   activity: chunks.activity,
   schedule: chunks.schedule,
   integrations: chunks.integrations,
+  runners: chunks.runners,
   templates: chunks.templates,
   views: chunks.templates,
 }
@@ -103,6 +106,7 @@ const activityRoute = lazyComponent(chunks.activity, (m) => m.ActivityRoute)
 const scheduleRoute = lazyComponent(chunks.schedule, (m) => m.ScheduleRoute)
 const integrationsRoute = lazyComponent(chunks.integrations, (m) => m.IntegrationsRoute)
 const integrationRoute = lazyComponent(chunks.integration, (m) => m.IntegrationRoute)
+const runnersRoute = lazyComponent(chunks.runners, (m) => m.RunnersRoute)
 const templatesRoute = lazyComponent(chunks.templates, (m) => m.TemplatesRoute)
 const templateRoute = lazyComponent(chunks.template, (m) => m.TemplateRoute)
 const notFound = lazyComponent(chunks.notFound, (m) => m.NotFoundRoute)
@@ -135,6 +139,10 @@ export const routes: RouteObject[] = [
       { index: true, lazy: lazyComponent(chunks.rootRedirect, (m) => m.RootRedirect) },
       { path: paths.users.path, lazy: lazyComponent(chunks.users, (m) => m.UsersRoute) },
       { path: paths.apps.path, lazy: lazyComponent(chunks.apps, (m) => m.AppsRoute) },
+      {
+        path: paths.runners.path,
+        lazy: lazyComponent(chunks.globalRunners, (m) => m.GlobalRunnersRoute),
+      },
       {
         path: paths.activeTasks.path,
         lazy: lazyComponent(chunks.activeTasks, (m) => m.ActiveTasksRoute),
@@ -175,6 +183,7 @@ export const routes: RouteObject[] = [
               { path: paths.projectSchedule.path, lazy: scheduleRoute },
               { path: paths.projectIntegrations.path, lazy: integrationsRoute },
               { path: paths.projectIntegration.path, lazy: integrationRoute },
+              { path: paths.projectRunners.path, lazy: runnersRoute },
               { path: paths.projectTemplates.path, lazy: templatesRoute },
               { path: 'views/:viewId/templates', lazy: templatesRoute },
               { path: 'templates/:templateId', lazy: templateRoute },

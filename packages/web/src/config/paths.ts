@@ -8,6 +8,7 @@ export const paths = {
   recovery: { path: '/auth/recovery', href: () => '/auth/recovery' },
   users: { path: '/users', href: () => '/users' },
   apps: { path: '/apps', href: () => '/apps' },
+  runners: { path: '/runners', href: () => '/runners' },
   activeTasks: { path: '/tasks', href: () => '/tasks' },
   newProject: { path: '/project/new', href: () => '/project/new' },
   newPremiumProject: { path: '/project/premium', href: () => '/project/premium' },
@@ -69,6 +70,10 @@ export const paths = {
     href: (projectId: number, integrationId: number) =>
       `/project/${projectId}/integrations/${integrationId}`,
   },
+  projectRunners: {
+    path: 'runners',
+    href: (projectId: number) => `/project/${projectId}/runners`,
+  },
   projectActivity: {
     path: 'activity',
     href: (projectId: number) => `/project/${projectId}/activity`,
@@ -87,6 +92,7 @@ export const PROJECT_PAGES = [
   'keys',
   'repositories',
   'integrations',
+  'runners',
   'activity',
 ] as const
 export type ProjectPage = (typeof PROJECT_PAGES)[number]

@@ -21,6 +21,7 @@ export const NAMESPACES = [
   'tasks',
   'schedules',
   'integrations',
+  'runners',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

@@ -24,6 +24,7 @@ export function templateFixture(overrides: Partial<Template> = {}): Template {
     vaults: [],
     suppress_success_alerts: false,
     task_params: null,
+    runner_tag: null,
     tasks: 0,
     last_task: null,
     ...overrides,

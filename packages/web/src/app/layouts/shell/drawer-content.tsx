@@ -5,6 +5,7 @@ import DashboardIcon from '@mui/icons-material/Dashboard'
 import DataObjectIcon from '@mui/icons-material/DataObject'
 import DnsIcon from '@mui/icons-material/Dns'
 import NotificationsNoneIcon from '@mui/icons-material/NotificationsNone'
+import MemoryIcon from '@mui/icons-material/Memory'
 import PeopleIcon from '@mui/icons-material/People'
 import SourceIcon from '@mui/icons-material/Source'
 import WebhookIcon from '@mui/icons-material/Webhook'
@@ -71,6 +72,7 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
     'templates',
     'schedules',
     'integrations',
+    'runners',
   ])
   const { user, projects } = useSession()
   const navigate = useNavigate()
@@ -138,6 +140,11 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
         to: paths.projectIntegrations.href(project.id),
         label: t('integrations:menu'),
         icon: <WebhookIcon />,
+      },
+      {
+        to: paths.projectRunners.href(project.id),
+        label: t('runners:menu'),
+        icon: <MemoryIcon />,
       },
     )
   }

@@ -3,6 +3,7 @@ import AppsIcon from '@mui/icons-material/Apps'
 import GroupIcon from '@mui/icons-material/Group'
 import KeyIcon from '@mui/icons-material/Key'
 import LogoutIcon from '@mui/icons-material/Logout'
+import MemoryIcon from '@mui/icons-material/Memory'
 import ManageAccountsIcon from '@mui/icons-material/ManageAccounts'
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay'
 import Avatar from '@mui/material/Avatar'
@@ -35,6 +36,7 @@ export function UserMenu() {
   const { t } = useTranslation('shell')
   const { t: tApps } = useTranslation('apps')
   const { t: tTasks } = useTranslation('tasks')
+  const { t: tRunners } = useTranslation('runners')
   const { user, info } = useSession()
   const navigate = useNavigate()
   const logout = useLogout()
@@ -103,6 +105,19 @@ export function UserMenu() {
               <GroupIcon />
             </ListItemIcon>
             <ListItemText>{t('userMenu.users')}</ListItemText>
+          </MenuItem>
+        ) : null}
+        {user.admin && info.use_remote_runner ? (
+          <MenuItem
+            onClick={() => {
+              close()
+              void navigate(paths.runners.href())
+            }}
+          >
+            <ListItemIcon>
+              <MemoryIcon />
+            </ListItemIcon>
+            <ListItemText>{tRunners('menu')}</ListItemText>
           </MenuItem>
         ) : null}
         {user.admin ? (

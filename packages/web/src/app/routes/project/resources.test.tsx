@@ -143,6 +143,7 @@ beforeAll(async () => {
     import('./inventory'),
     import('./environment'),
     import('./activity'),
+    import('./runners'),
   ])
 }, 60_000)
 
@@ -285,6 +286,7 @@ describe('read-only pages', { timeout: SLOW_TEST_MS }, () => {
       'Key Store',
       'Repositories',
       'Integrations',
+      'Runners',
       'Team',
       'Activity',
     ])
@@ -292,6 +294,44 @@ describe('read-only pages', { timeout: SLOW_TEST_MS }, () => {
 })
 
 describe('pages', { timeout: SLOW_TEST_MS }, () => {
+  it('shows the PRO banner instead of project runners the server does not offer', async () => {
+    renderPage('/project/4/runners', OWNER)
+    expect(
+      await screen.findByText('Project runners are available only in the PRO version.'),
+    ).toBeVisible()
+    expect(screen.queryByRole('button', { name: 'New runner' })).not.toBeInTheDocument()
+  })
+
+  it('lists project runners read-only for a guest', async () => {
+    renderPage('/project/4/runners', GUEST, {
+      'GET /api/info': {
+        body: { ...info, premium_features: { project_runners: true, terraform_backend: false } },
+      },
+      'GET /api/project/4/runners': {
+        body: [
+          {
+            id: 3,
+            project_id: 4,
+            name: 'edge',
+            webhook: '',
+            max_parallel_tasks: 0,
+            active: true,
+            tag: 'arm64',
+            touched: null,
+            online: false,
+            running_tasks: [],
+          },
+        ],
+      },
+    })
+    const table = await findTable('Runners')
+    expect(within(table).getByText('edge')).toBeVisible()
+    expect(within(table).getByRole('switch', { name: 'Active: edge' })).toBeDisabled()
+    expect(screen.queryByRole('button', { name: 'New runner' })).not.toBeInTheDocument()
+    // Only administrators get the link to the global runners.
+    expect(screen.queryByRole('link', { name: 'Global runners' })).not.toBeInTheDocument()
+  })
+
   it('shows the empty state', async () => {
     renderPage('/project/4/environment', OWNER, { 'GET /api/project/4/environment': { body: [] } })
     expect(await screen.findByText('No environments yet', {}, { timeout: 5000 })).toBeVisible()

@@ -17,7 +17,11 @@ describe('ActiveTasksTable', () => {
     renderWithProviders(
       <ActiveTasksTable
         tasks={[
-          active(1, { status: 'waiting', location: 'queue' }),
+          active(1, {
+            status: 'waiting',
+            location: 'queue',
+            queue_reason: 'No active runner has the tag gpu',
+          }),
           active(2, { location: 'runner', runner_id: 3 }),
           active(3),
         ]}
@@ -29,6 +33,7 @@ describe('ActiveTasksTable', () => {
     const row = (id: number) => screen.getByRole('row', { name: new RegExp(`^#${id} `) })
     expect(row(1)).toHaveTextContent('Queue')
     expect(row(1)).toHaveTextContent('Waiting')
+    expect(row(1)).toHaveTextContent('No active runner has the tag gpu')
     expect(row(2)).toHaveTextContent('Runner #3')
     expect(row(3)).toHaveTextContent('Local Running')
     expect(screen.getByRole('link', { name: '#2' })).toHaveAttribute(

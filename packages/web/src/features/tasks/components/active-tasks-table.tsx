@@ -9,6 +9,7 @@ import TableCell from '@mui/material/TableCell'
 import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
+import Typography from '@mui/material/Typography'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
 import { paths } from '../../../config/paths'
@@ -75,6 +76,12 @@ export function ActiveTasksTable({
                     {location.key === 'runner'
                       ? t('active.runner', { id: location.id ?? '' })
                       : t(`active.${location.key}`)}
+                    {location.key === 'queue' && task.queue_reason ? (
+                      // Why it waits, e.g. no active runner carries the template's tag.
+                      <Typography variant="body2" color="text.secondary">
+                        {task.queue_reason}
+                      </Typography>
+                    ) : null}
                   </TableCell>
                   <TableCell align="right">
                     <IconButton

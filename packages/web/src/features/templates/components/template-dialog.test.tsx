@@ -172,6 +172,33 @@ describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
       app: 'bash',
       playbook: 'deploy.sh',
       arguments: '["--verbose"]',
+      runner_tag: null,
+    })
+  })
+
+  it('sends the runner tag, checked like the server does, and no tag as null', async () => {
+    const { requests } = lists({
+      'POST /api/project/3/templates': (request) => ({
+        status: 201,
+        body: { ...(request.body as object), id: 15 },
+      }),
+    })
+    renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    expect(screen.getByText(/run only on runners carrying this tag/)).toBeInTheDocument()
+    await userEvent.type(field(/^Name/), 'deploy')
+    await userEvent.type(field(/^Script filename/), 'deploy.sh')
+    await choose(/^Repository/, 'site')
+    await userEvent.type(field('Runner tag'), 'gpu box')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Use only letters, digits, _, . and -')).toBeInTheDocument()
+    expect(requests.some((request) => request.method === 'POST')).toBe(false)
+    await userEvent.clear(field('Runner tag'))
+    await userEvent.type(field('Runner tag'), 'gpu')
+    await userEvent.click(screen.getByRole('button', { name: 'Create' }))
+    expect(await screen.findByText('Template deploy created')).toBeInTheDocument()
+    expect(requests.find((request) => request.method === 'POST')?.body).toMatchObject({
+      runner_tag: 'gpu',
     })
   })
 

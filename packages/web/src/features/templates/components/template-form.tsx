@@ -122,7 +122,7 @@ export function TemplateForm({
 
   const text = (
     name: FieldPath<TemplateFormValues> &
-      ('name' | 'description' | 'playbook' | 'start_version' | 'git_branch'),
+      ('name' | 'description' | 'playbook' | 'start_version' | 'git_branch' | 'runner_tag'),
     label: string,
     options: {
       required?: boolean
@@ -423,6 +423,9 @@ export function TemplateForm({
         ) : null}
         <Section title={t('form.sections.options')}>
           {toggle('suppress_success_alerts', t('form.suppressSuccessAlerts'))}
+          <Box sx={grid}>
+            {text('runner_tag', t('form.runnerTag'), { helperText: t('form.runnerTagHelp') })}
+          </Box>
         </Section>
       </Stack>
     </form>

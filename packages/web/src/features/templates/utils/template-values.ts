@@ -5,6 +5,7 @@ import {
   type CreateTemplateBody,
   isVaultClientScript,
   MAX_NAME_LENGTH,
+  RUNNER_TAG_PATTERN,
   type Schedule,
   type SurveyVar,
   type Template,
@@ -47,6 +48,8 @@ export interface TemplateFormValues {
   /** Runs the template when the repository has a new commit, checked on `commit_check_cron`. */
   commit_check: boolean
   commit_check_cron: string
+  /** Tasks run only on runners carrying this tag; empty: anywhere. */
+  runner_tag: string
 }
 
 /** The interval a new commit check starts with: every minute. */
@@ -113,6 +116,7 @@ export function templateToFormValues(
     task_params: template?.task_params ?? null,
     commit_check: commitCheck !== null,
     commit_check_cron: commitCheck?.cron_format ?? DEFAULT_COMMIT_CHECK_CRON,
+    runner_tag: template?.runner_tag ?? '',
   }
 }
 
@@ -172,6 +176,11 @@ export function templateFormSchema(t: TFunction<'templates'>) {
       task_params: z.record(z.string(), z.unknown()).nullable(),
       commit_check: z.boolean(),
       commit_check_cron: z.string().trim(),
+      runner_tag: z
+        .string()
+        .trim()
+        .max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH }))
+        .refine((v) => v === '' || RUNNER_TAG_PATTERN.test(v), t('form.runnerTagInvalid')),
     })
     .superRefine((values, ctx) => {
       const fields = appFields(values.app)
@@ -246,6 +255,7 @@ export function toTemplateBody(values: TemplateFormOutput, projectId: number): C
     vaults: fields.vaults ? vaultInputs(values.vaults) : [],
     suppress_success_alerts: values.suppress_success_alerts,
     task_params: taskParams(values),
+    runner_tag: values.runner_tag || null,
   }
 }
 
