@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { INITIAL_PASSWORD_FILE, startServer, VERSION } from '@flagman/server'
 import { Command, CommanderError, type HelpContext } from 'commander'
+import { runnerCommands } from './commands/runner.js'
 import { userCommands } from './commands/user.js'
 import { config } from './context.js'
 import { CliError } from './errors.js'
@@ -92,6 +93,7 @@ program
   })
 
 userCommands(program)
+runnerCommands(program)
 
 function fail(message: string): never {
   console.error(`flagman: ${message.split('\n')[0]}`)
