@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>, _dialect: Dialect): Promise<void> {
   await db.schema.alterTable('task').addColumn('queue_reason', 'varchar(255)').execute()
   await db.schema.alterTable('task').addColumn('secret', 'text').execute()
   await db.schema.alterTable('task').addColumn('claimed_by', 'varchar(64)').execute()
-  await db.schema.createIndex('task_runner_idx').on('task').columns(['runner_id', 'status']).execute()
+  await db.schema
+    .createIndex('task_runner_idx')
+    .on('task')
+    .columns(['runner_id', 'status'])
+    .execute()
 }
 
 export async function down(db: Kysely<any>, dialect: Dialect): Promise<void> {

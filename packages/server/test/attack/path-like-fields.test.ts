@@ -332,6 +332,26 @@ BASES['POST /api/apps/:app_id'] = [
   ['app', () => ({ params: { app_id: 'attackapp' }, body: appBody })],
 ]
 
+// Refused without a runner's token (401), as the people checking here have none.
+BASES['PUT /api/internal/runners'] = [
+  [
+    'progress',
+    (fx) => ({
+      params: {},
+      body: {
+        Jobs: [
+          {
+            ID: fx.ids.task_id,
+            Status: 'running',
+            LogRecords: [{ time: '2026-01-01T00:00:00Z', message: 'line' }],
+            Commit: { hash: 'abc', message: 'commit' },
+          },
+        ],
+      },
+    }),
+  ],
+]
+
 BASES['POST /api/project/:project_id/tasks'] = [
   [
     'bash task',
@@ -635,6 +655,7 @@ describe.each(dialects())('path-like fields on %s', (dialect) => {
       key: 'X-Ref',
       variable: 'REF',
     })
+    ids.runner_id = await create('/runners', { name: 'attack runner' })
     ids.alias = 'no-such-alias'
     const task = await create('/tasks', { template_id: ids.template_id })
     ids.task_id = task

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ApiToken, ROUTES, TotpEnrolment } from '@flagman/contract'
+import { ApiToken, CreatedRunner, ROUTES, TotpEnrolment } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { TOTP, URI } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -461,6 +461,18 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     await run('ansible', ansible)
     await finish('ansible')
 
+    // Runners: their tokens and private keys are only in the answers that create them.
+    const runnerIds: number[] = []
+    for (const [scope, path] of [
+      ['global', '/api/runners'],
+      ['project', `/api/project/${projectId}/runners`],
+    ] as const) {
+      const created = expectBody(await send('POST', path, { name: 'markers' }), 201, CreatedRunner)
+      secrets[`${scope} runner token`] = created.token
+      secrets[`${scope} runner private key`] = created.private_key
+      runnerIds.push(created.id)
+    }
+
     // Every GET route of the contract, with every id this scenario made, as both people.
     const ids: Record<string, Array<string | number>> = {
       project_id: [projectId],
@@ -485,6 +497,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
       matcher_id: [1],
       value_id: [1],
       totp_id: [enrolment.id],
+      runner_id: runnerIds,
       alias: ['no-such-alias'],
     }
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
