@@ -38,6 +38,46 @@ const until = async (check: () => boolean | Promise<boolean>, what: string) => {
   }
 }
 
+/** A scratch SQLite database with one project, its None key and a local repository. */
+async function scratchProject(prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const db = await createDb({ dialect: 'sqlite', location: join(dir, 'db.sqlite') })
+  await migrateToLatest(db)
+  const projectId = await insertReturningId(db, 'project', {
+    name: 'p',
+    created: nowIso(),
+    alert: 0,
+  })
+  const keyId = await insertReturningId(db, 'access_key', {
+    project_id: projectId,
+    name: 'None',
+    type: 'none',
+    created: nowIso(),
+  })
+  const repositoryId = await insertReturningId(db, 'repository', {
+    project_id: projectId,
+    ssh_key_id: keyId,
+    name: 'r',
+    git_url: dir,
+    created: nowIso(),
+  })
+  /** A bash template of the project; without a repository when `repository` is false. */
+  const template = (name: string, runnerTag: string | null = null, repository = true) =>
+    insertReturningId(db, 'template', {
+      project_id: projectId,
+      repository_id: repository ? repositoryId : null,
+      name,
+      app: 'bash',
+      playbook: 'x.sh',
+      allow_override_args_in_task: 0,
+      autorun: 0,
+      suppress_success_alerts: 0,
+      runner_tag: runnerTag,
+      created: nowIso(),
+    })
+  return { dir, db, projectId, template }
+}
+
 describe('task queue with a stand-in executor', () => {
   let dir: string
   let db: Db
@@ -45,38 +85,9 @@ describe('task queue with a stand-in executor', () => {
   const templates: number[] = []
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'flagman-queue-'))
-    db = await createDb({ dialect: 'sqlite', location: join(dir, 'db.sqlite') })
-    await migrateToLatest(db)
-    projectId = await insertReturningId(db, 'project', { name: 'p', created: nowIso(), alert: 0 })
-    const keyId = await insertReturningId(db, 'access_key', {
-      project_id: projectId,
-      name: 'None',
-      type: 'none',
-      created: nowIso(),
-    })
-    const repositoryId = await insertReturningId(db, 'repository', {
-      project_id: projectId,
-      ssh_key_id: keyId,
-      name: 'r',
-      git_url: dir,
-      created: nowIso(),
-    })
-    for (const name of ['a', 'b', 'c']) {
-      templates.push(
-        await insertReturningId(db, 'template', {
-          project_id: projectId,
-          repository_id: repositoryId,
-          name,
-          app: 'bash',
-          playbook: 'x.sh',
-          allow_override_args_in_task: 0,
-          autorun: 0,
-          suppress_success_alerts: 0,
-          created: nowIso(),
-        }),
-      )
-    }
+    const scratch = await scratchProject('flagman-queue-')
+    ;({ dir, db, projectId } = scratch)
+    for (const name of ['a', 'b', 'c']) templates.push(await scratch.template(name))
   })
 
   afterAll(async () => {
@@ -190,38 +201,11 @@ describe('task queue with runners', () => {
   let projectId: number
   let templateId: number
   let taggedTemplateId: number
+  let template: Awaited<ReturnType<typeof scratchProject>>['template']
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'flagman-queue-runners-'))
-    db = await createDb({ dialect: 'sqlite', location: join(dir, 'db.sqlite') })
-    await migrateToLatest(db)
-    projectId = await insertReturningId(db, 'project', { name: 'p', created: nowIso(), alert: 0 })
-    const keyId = await insertReturningId(db, 'access_key', {
-      project_id: projectId,
-      name: 'None',
-      type: 'none',
-      created: nowIso(),
-    })
-    const repositoryId = await insertReturningId(db, 'repository', {
-      project_id: projectId,
-      ssh_key_id: keyId,
-      name: 'r',
-      git_url: dir,
-      created: nowIso(),
-    })
-    const template = (name: string, runnerTag: string | null) =>
-      insertReturningId(db, 'template', {
-        project_id: projectId,
-        repository_id: repositoryId,
-        name,
-        app: 'bash',
-        playbook: 'x.sh',
-        allow_override_args_in_task: 0,
-        autorun: 0,
-        suppress_success_alerts: 0,
-        runner_tag: runnerTag,
-        created: nowIso(),
-      })
+    const scratch = await scratchProject('flagman-queue-runners-')
+    ;({ dir, db, projectId, template } = scratch)
     templateId = await template('plain', null)
     taggedTemplateId = await template('tagged', 'gpu')
   })
@@ -357,17 +341,7 @@ describe('task queue with runners', () => {
     const lost = await newRunner('', 2)
     await queue.runnerSeen(lost)
     await queue.recover()
-    const otherTemplate = await insertReturningId(db, 'template', {
-      project_id: projectId,
-      repository_id: null,
-      name: 'other',
-      app: 'bash',
-      playbook: 'x.sh',
-      allow_override_args_in_task: 0,
-      autorun: 0,
-      suppress_success_alerts: 0,
-      created: nowIso(),
-    })
+    const otherTemplate = await template('other', null, false)
     const running = await queued(queue, templateId)
     const unstarted = await queued(queue, otherTemplate)
     await until(
@@ -399,19 +373,7 @@ describe('task queue with runners', () => {
     await Promise.all([queue.runnerSeen(a), queue.runnerSeen(b)])
     const templates: number[] = []
     for (let i = 0; i < 6; i++) {
-      templates.push(
-        await insertReturningId(db, 'template', {
-          project_id: projectId,
-          repository_id: null,
-          name: `t${i}`,
-          app: 'bash',
-          playbook: 'x.sh',
-          allow_override_args_in_task: 0,
-          autorun: 0,
-          suppress_success_alerts: 0,
-          created: nowIso(),
-        }),
-      )
+      templates.push(await template(`t${i}`, null, false))
     }
     const ids = await Promise.all(templates.map((t) => queued(queue, t)))
     await until(
