@@ -86,7 +86,9 @@ describe('task queue with a stand-in executor', () => {
 
   beforeAll(async () => {
     const scratch = await scratchProject('flagman-queue-')
-    ;({ dir, db, projectId } = scratch)
+    dir = scratch.dir
+    db = scratch.db
+    projectId = scratch.projectId
     for (const name of ['a', 'b', 'c']) templates.push(await scratch.template(name))
   })
 
@@ -205,7 +207,10 @@ describe('task queue with runners', () => {
 
   beforeAll(async () => {
     const scratch = await scratchProject('flagman-queue-runners-')
-    ;({ dir, db, projectId, template } = scratch)
+    dir = scratch.dir
+    db = scratch.db
+    projectId = scratch.projectId
+    template = scratch.template
     templateId = await template('plain', null)
     taggedTemplateId = await template('tagged', 'gpu')
   })
