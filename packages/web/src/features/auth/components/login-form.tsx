@@ -6,13 +6,13 @@ import Button from '@mui/material/Button'
 import IconButton from '@mui/material/IconButton'
 import InputAdornment from '@mui/material/InputAdornment'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo, useState } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ErrorAlert } from '../../../components/error-alert'
+import { FormTextField } from '../../../components/form-text-field'
 import { isApiError } from '../../../lib/api-client'
 import { getErrorText } from '../../../lib/error-text'
 import { useLogin } from '../api/login'
@@ -52,56 +52,38 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
     >
       <Stack spacing={2}>
         <ErrorAlert text={login.error ? loginErrorText(login.error, t) : null} />
-        <Controller
+        <FormTextField
+          control={control}
           name="auth"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('login.username')}
-              autoComplete="username"
-              autoFocus
-              required
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          label={t('login.username')}
+          autoComplete="username"
+          autoFocus
+          required
+          fullWidth
         />
-        <Controller
-          name="password"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('login.password')}
-              type={showPassword ? 'text' : 'password'}
-              autoComplete="current-password"
-              required
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-              slotProps={{
-                input: {
-                  endAdornment: (
-                    <InputAdornment position="end">
-                      <IconButton
-                        edge="end"
-                        onClick={() => setShowPassword((shown) => !shown)}
-                        aria-label={
-                          showPassword ? t('login.hidePassword') : t('login.showPassword')
-                        }
-                      >
-                        {showPassword ? <VisibilityOff /> : <Visibility />}
-                      </IconButton>
-                    </InputAdornment>
-                  ),
-                },
-              }}
-            />
-          )}
+          name="password"
+          label={t('login.password')}
+          type={showPassword ? 'text' : 'password'}
+          autoComplete="current-password"
+          required
+          fullWidth
+          slotProps={{
+            input: {
+              endAdornment: (
+                <InputAdornment position="end">
+                  <IconButton
+                    edge="end"
+                    onClick={() => setShowPassword((shown) => !shown)}
+                    aria-label={showPassword ? t('login.hidePassword') : t('login.showPassword')}
+                  >
+                    {showPassword ? <VisibilityOff /> : <Visibility />}
+                  </IconButton>
+                </InputAdornment>
+              ),
+            },
+          }}
         />
         <Button type="submit" variant="contained" size="large" fullWidth loading={login.isPending}>
           {t('login.submit')}

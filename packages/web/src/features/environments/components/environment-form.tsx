@@ -26,6 +26,7 @@ import { useId, useMemo } from 'react'
 import { Controller, useFieldArray, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 import { jsonProblem } from '../utils/json-problem'
 import { secretChanges, type SecretRow, secretToRow } from '../utils/secret-changes'
 import { VariablesEditor } from './variables-editor'
@@ -170,22 +171,14 @@ export function EnvironmentForm({ id, environment, onSubmit }: EnvironmentFormPr
   return (
     <form id={id} noValidate onSubmit={handleSubmit(onSubmit)}>
       <Stack spacing={3} sx={{ pt: 1 }}>
-        <Controller
-          name="name"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('form.name')}
-              required
-              autoFocus
-              autoComplete="off"
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          name="name"
+          label={t('form.name')}
+          required
+          autoFocus
+          autoComplete="off"
+          fullWidth
         />
         <Box>
           <Controller

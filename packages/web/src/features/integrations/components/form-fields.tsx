@@ -1,6 +1,6 @@
 import MenuItem from '@mui/material/MenuItem'
-import TextField from '@mui/material/TextField'
-import { type Control, Controller, type FieldValues, type Path } from 'react-hook-form'
+import { type Control, type FieldValues, type Path } from 'react-hook-form'
+import { FormTextField } from '../../../components/form-text-field'
 
 interface FieldProps<T extends FieldValues> {
   control: Control<T>
@@ -19,22 +19,15 @@ export function TextInputField<T extends FieldValues>({
   autoFocus = false,
 }: FieldProps<T> & { required?: boolean; autoFocus?: boolean }) {
   return (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          required={required}
-          autoFocus={autoFocus}
-          autoComplete="off"
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? hint}
-        />
-      )}
+      name={name}
+      label={label}
+      required={required}
+      autoFocus={autoFocus}
+      autoComplete="off"
+      fullWidth
+      hint={hint}
     />
   )
 }
@@ -48,27 +41,20 @@ export function SelectField<T extends FieldValues>({
   options,
 }: FieldProps<T> & { options: readonly { value: string; label: string }[] }) {
   return (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          select
-          label={label}
-          required
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? hint}
-        >
-          {options.map((option) => (
-            <MenuItem key={option.value} value={option.value}>
-              {option.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
+      name={name}
+      select
+      label={label}
+      required
+      fullWidth
+      hint={hint}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </FormTextField>
   )
 }

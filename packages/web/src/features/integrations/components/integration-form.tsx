@@ -20,6 +20,7 @@ import { useId, useMemo } from 'react'
 import { Controller, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 import { authMethodLabel } from '../utils/labels'
 import { formatTaskParams, parseTaskParams } from '../utils/task-params'
 
@@ -166,48 +167,30 @@ export function IntegrationForm({
   return (
     <form id={id} noValidate onSubmit={handleSubmit(onSubmit)}>
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <Controller
+        <FormTextField
+          control={control}
           name="name"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('form.name')}
-              required
-              autoFocus
-              autoComplete="off"
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          label={t('form.name')}
+          required
+          autoFocus
+          autoComplete="off"
+          fullWidth
         />
-        <Controller
+        <FormTextField
+          control={control}
           name="template_id"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              select
-              label={t('form.template')}
-              required
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={
-                fieldState.error?.message ??
-                (templates.length === 0 ? t('form.noTemplates') : undefined)
-              }
-            >
-              {templates.map((template) => (
-                <MenuItem key={template.id} value={String(template.id)}>
-                  {template.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
+          select
+          label={t('form.template')}
+          required
+          fullWidth
+          hint={templates.length === 0 ? t('form.noTemplates') : undefined}
+        >
+          {templates.map((template) => (
+            <MenuItem key={template.id} value={String(template.id)}>
+              {template.name}
+            </MenuItem>
+          ))}
+        </FormTextField>
         <Controller
           name="auth_method"
           control={control}
@@ -229,49 +212,32 @@ export function IntegrationForm({
         />
         {method === 'github' ? <Alert severity="info">{t('form.githubHint')}</Alert> : null}
         {usesAuthHeader(method) ? (
-          <Controller
-            name="auth_header"
+          <FormTextField
             control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                inputRef={field.ref}
-                label={t('form.authHeader')}
-                required
-                autoComplete="off"
-                fullWidth
-                error={Boolean(fieldState.error)}
-                helperText={fieldState.error?.message ?? headerHint}
-              />
-            )}
+            name="auth_header"
+            label={t('form.authHeader')}
+            required
+            autoComplete="off"
+            fullWidth
+            hint={headerHint}
           />
         ) : null}
         {method !== '' ? (
-          <Controller
-            name="auth_secret_id"
+          <FormTextField
             control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                inputRef={field.ref}
-                select
-                label={t('form.secret')}
-                required
-                fullWidth
-                error={Boolean(fieldState.error)}
-                helperText={
-                  fieldState.error?.message ??
-                  (secretKeys.length === 0 ? t('form.noSecretKeys') : t('form.secretHint'))
-                }
-              >
-                {secretKeys.map((key) => (
-                  <MenuItem key={key.id} value={String(key.id)}>
-                    {key.name}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            name="auth_secret_id"
+            select
+            label={t('form.secret')}
+            required
+            fullWidth
+            hint={secretKeys.length === 0 ? t('form.noSecretKeys') : t('form.secretHint')}
+          >
+            {secretKeys.map((key) => (
+              <MenuItem key={key.id} value={String(key.id)}>
+                {key.name}
+              </MenuItem>
+            ))}
+          </FormTextField>
         ) : null}
         <Controller
           name="searchable"
@@ -317,29 +283,22 @@ export function IntegrationForm({
             </div>
           )}
         />
-        <Controller
-          name="task_params"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('form.taskParams')}
-              multiline
-              minRows={3}
-              maxRows={12}
-              fullWidth
-              placeholder='{"debug": true}'
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message ?? t('form.taskParamsHint')}
-              slotProps={{
-                htmlInput: {
-                  spellCheck: false,
-                  style: { fontFamily: 'monospace', fontSize: 13 },
-                },
-              }}
-            />
-          )}
+          name="task_params"
+          label={t('form.taskParams')}
+          multiline
+          minRows={3}
+          maxRows={12}
+          fullWidth
+          placeholder='{"debug": true}'
+          hint={t('form.taskParamsHint')}
+          slotProps={{
+            htmlInput: {
+              spellCheck: false,
+              style: { fontFamily: 'monospace', fontSize: 13 },
+            },
+          }}
         />
       </Stack>
     </form>

@@ -10,12 +10,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod'
 import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
-import { Controller, useForm, useWatch } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 import { inventoryTypeLabel } from './inventory-type-label'
 
 /** A key or repository to choose in the form. */
@@ -142,49 +142,34 @@ export function InventoryForm({
     options: readonly { value: string; label: string }[],
     extra: { required?: boolean; hint?: string } = {},
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          select
-          label={label}
-          required={extra.required}
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? extra.hint}
-        >
-          {options.map((option) => (
-            <MenuItem key={option.value} value={option.value}>
-              {option.label}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    />
+      name={name}
+      select
+      label={label}
+      required={extra.required}
+      fullWidth
+      hint={extra.hint}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </FormTextField>
   )
 
   return (
     <form id={id} noValidate onSubmit={handleSubmit(onSubmit)}>
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <Controller
-          name="name"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('form.name')}
-              required
-              autoFocus
-              autoComplete="off"
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          name="name"
+          label={t('form.name')}
+          required
+          autoFocus
+          autoComplete="off"
+          fullWidth
         />
         {select(
           'ssh_key_id',
@@ -212,22 +197,15 @@ export function InventoryForm({
         )}
         {type === 'file' ? (
           <>
-            <Controller
-              name="inventory"
+            <FormTextField
               control={control}
-              render={({ field, fieldState }) => (
-                <TextField
-                  {...field}
-                  inputRef={field.ref}
-                  label={t('form.path')}
-                  required
-                  autoComplete="off"
-                  fullWidth
-                  error={Boolean(fieldState.error)}
-                  helperText={fieldState.error?.message ?? t('form.pathHint')}
-                  slotProps={{ htmlInput: { spellCheck: false } }}
-                />
-              )}
+              name="inventory"
+              label={t('form.path')}
+              required
+              autoComplete="off"
+              fullWidth
+              slotProps={{ htmlInput: { spellCheck: false } }}
+              hint={t('form.pathHint')}
             />
             {select('repository_id', t('form.repository'), [
               { value: '', label: t('form.noRepository') },
@@ -238,32 +216,22 @@ export function InventoryForm({
             ])}
           </>
         ) : (
-          <Controller
-            name="inventory"
+          <FormTextField
             control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                inputRef={field.ref}
-                label={t('form.content')}
-                multiline
-                minRows={6}
-                maxRows={16}
-                fullWidth
-                placeholder={type === 'static-yaml' ? YAML_EXAMPLE : STATIC_EXAMPLE}
-                error={Boolean(fieldState.error)}
-                helperText={
-                  fieldState.error?.message ??
-                  (type === 'static-yaml' ? t('form.contentHintYaml') : t('form.contentHintStatic'))
-                }
-                slotProps={{
-                  htmlInput: {
-                    spellCheck: false,
-                    style: { fontFamily: 'monospace', fontSize: 13 },
-                  },
-                }}
-              />
-            )}
+            name="inventory"
+            label={t('form.content')}
+            multiline
+            minRows={6}
+            maxRows={16}
+            fullWidth
+            placeholder={type === 'static-yaml' ? YAML_EXAMPLE : STATIC_EXAMPLE}
+            slotProps={{
+              htmlInput: {
+                spellCheck: false,
+                style: { fontFamily: 'monospace', fontSize: 13 },
+              },
+            }}
+            hint={type === 'static-yaml' ? t('form.contentHintYaml') : t('form.contentHintStatic')}
           />
         )}
       </Stack>

@@ -13,12 +13,12 @@ import Checkbox from '@mui/material/Checkbox'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
 import { Controller, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 import { keyTypeLabel } from './key-type-label'
 
 export interface KeyFormValues {
@@ -161,37 +161,29 @@ export function KeyForm({ id, keyItem, onSubmit }: KeyFormProps) {
       autoFocus?: boolean
     } = {},
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          type={options.type}
-          required={options.required}
-          autoComplete={options.autoComplete ?? 'off'}
-          autoFocus={options.autoFocus}
-          disabled={options.secret ? !editable : false}
-          multiline={options.multiline}
-          minRows={options.multiline ? 4 : undefined}
-          maxRows={options.multiline ? 12 : undefined}
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message}
-          slotProps={
-            options.multiline
-              ? {
-                  htmlInput: {
-                    spellCheck: false,
-                    style: { fontFamily: 'monospace', fontSize: 13 },
-                  },
-                }
-              : undefined
-          }
-        />
-      )}
+      name={name}
+      label={label}
+      type={options.type}
+      required={options.required}
+      autoComplete={options.autoComplete ?? 'off'}
+      autoFocus={options.autoFocus}
+      disabled={options.secret ? !editable : false}
+      multiline={options.multiline}
+      minRows={options.multiline ? 4 : undefined}
+      maxRows={options.multiline ? 12 : undefined}
+      fullWidth
+      slotProps={
+        options.multiline
+          ? {
+              htmlInput: {
+                spellCheck: false,
+                style: { fontFamily: 'monospace', fontSize: 13 },
+              },
+            }
+          : undefined
+      }
     />
   )
 
@@ -220,29 +212,21 @@ export function KeyForm({ id, keyItem, onSubmit }: KeyFormProps) {
             />
           </>
         )}
-        <Controller
-          name="type"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              select
-              label={t('form.type')}
-              required
-              fullWidth
-              disabled={!editable}
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            >
-              {ACCESS_KEY_TYPES.map((value) => (
-                <MenuItem key={value} value={value}>
-                  {keyTypeLabel(t, value)}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
+          name="type"
+          select
+          label={t('form.type')}
+          required
+          fullWidth
+          disabled={!editable}
+        >
+          {ACCESS_KEY_TYPES.map((value) => (
+            <MenuItem key={value} value={value}>
+              {keyTypeLabel(t, value)}
+            </MenuItem>
+          ))}
+        </FormTextField>
         {type === 'ssh' ? (
           <>
             {text('login', t('form.login'), { secret: true })}

@@ -4,12 +4,12 @@ import Checkbox from '@mui/material/Checkbox'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import Stack from '@mui/material/Stack'
 import Switch from '@mui/material/Switch'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 
 /** Highest limit the server accepts for parallel tasks. */
 export const MAX_PARALLEL_TASKS = 1_000_000
@@ -103,40 +103,25 @@ export function ProjectForm({
   return (
     <form id={id} noValidate onSubmit={handleSubmit(onSubmit)}>
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <Controller
-          name="name"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={premium ? t('form.subscriptionName') : t('form.name')}
-              required
-              fullWidth
-              autoFocus={autoFocus}
-              disabled={disabled}
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          name="name"
+          label={premium ? t('form.subscriptionName') : t('form.name')}
+          required
+          fullWidth
+          autoFocus={autoFocus}
+          disabled={disabled}
         />
         {premium ? null : (
           <>
-            <Controller
-              name="max_parallel_tasks"
+            <FormTextField
               control={control}
-              render={({ field, fieldState }) => (
-                <TextField
-                  {...field}
-                  inputRef={field.ref}
-                  label={t('form.maxParallelTasks')}
-                  fullWidth
-                  disabled={disabled}
-                  error={Boolean(fieldState.error)}
-                  helperText={fieldState.error?.message ?? t('form.maxParallelTasksHint')}
-                  slotProps={{ htmlInput: { inputMode: 'numeric' } }}
-                />
-              )}
+              name="max_parallel_tasks"
+              label={t('form.maxParallelTasks')}
+              fullWidth
+              disabled={disabled}
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              hint={t('form.maxParallelTasksHint')}
             />
             <Controller
               name="alert"
@@ -155,20 +140,12 @@ export function ProjectForm({
                 />
               )}
             />
-            <Controller
-              name="alert_chat"
+            <FormTextField
               control={control}
-              render={({ field, fieldState }) => (
-                <TextField
-                  {...field}
-                  inputRef={field.ref}
-                  label={t('form.alertChat')}
-                  fullWidth
-                  disabled={disabled || !alert}
-                  error={Boolean(fieldState.error)}
-                  helperText={fieldState.error?.message}
-                />
-              )}
+              name="alert_chat"
+              label={t('form.alertChat')}
+              fullWidth
+              disabled={disabled || !alert}
             />
             {showDemo ? (
               <Controller

@@ -8,12 +8,12 @@ import {
 import { zodResolver } from '@hookform/resolvers/zod'
 import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
-import { Controller, useForm, useWatch } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 
 /** Longest repository URL the server accepts. */
 const MAX_URL_LENGTH = 2048
@@ -118,24 +118,17 @@ export function RepositoryForm({
     label: string,
     options: { hint?: string; placeholder?: string; autoFocus?: boolean } = {},
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          required
-          autoComplete="off"
-          autoFocus={options.autoFocus}
-          placeholder={options.placeholder}
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? options.hint}
-          slotProps={{ htmlInput: { spellCheck: false } }}
-        />
-      )}
+      name={name}
+      label={label}
+      required
+      autoComplete="off"
+      autoFocus={options.autoFocus}
+      placeholder={options.placeholder}
+      fullWidth
+      slotProps={{ htmlInput: { spellCheck: false } }}
+      hint={options.hint}
     />
   )
 
@@ -145,31 +138,21 @@ export function RepositoryForm({
         {text('name', t('form.name'), { autoFocus: true })}
         {text('git_url', t('form.gitUrl'), { hint: t('form.gitUrlHint') })}
         {local ? null : text('git_branch', t('form.branch'), { placeholder: 'main' })}
-        <Controller
-          name="ssh_key_id"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              select
-              label={t('form.accessKey')}
-              required
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={
-                fieldState.error?.message ??
-                (!keysPending && keys.length === 0 ? t('form.noKeys') : t('form.accessKeyHint'))
-              }
-            >
-              {keys.map((key) => (
-                <MenuItem key={key.id} value={String(key.id)}>
-                  {key.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
+          name="ssh_key_id"
+          select
+          label={t('form.accessKey')}
+          required
+          fullWidth
+          hint={!keysPending && keys.length === 0 ? t('form.noKeys') : t('form.accessKeyHint')}
+        >
+          {keys.map((key) => (
+            <MenuItem key={key.id} value={String(key.id)}>
+              {key.name}
+            </MenuItem>
+          ))}
+        </FormTextField>
       </Stack>
     </form>
   )

@@ -3,10 +3,10 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import Stack from '@mui/material/Stack'
 import Switch from '@mui/material/Switch'
-import TextField from '@mui/material/TextField'
 import { useMemo } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { FormTextField } from '../../../components/form-text-field'
 import {
   type RunnerFormOutput,
   type RunnerFormValues,
@@ -36,23 +36,16 @@ export function RunnerForm({ id, runner, onSubmit }: RunnerFormProps) {
     label: string,
     options: { required?: boolean; hint?: string; autoFocus?: boolean; numeric?: boolean } = {},
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          required={options.required}
-          autoFocus={options.autoFocus}
-          autoComplete="off"
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? options.hint}
-          slotProps={options.numeric ? { htmlInput: { inputMode: 'numeric' } } : undefined}
-        />
-      )}
+      name={name}
+      label={label}
+      required={options.required}
+      autoFocus={options.autoFocus}
+      autoComplete="off"
+      fullWidth
+      slotProps={options.numeric ? { htmlInput: { inputMode: 'numeric' } } : undefined}
+      hint={options.hint}
     />
   )
 

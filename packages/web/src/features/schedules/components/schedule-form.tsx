@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography'
 import { useMemo, useState } from 'react'
 import { Controller, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { FormTextField } from '../../../components/form-text-field'
 import { getErrorText } from '../../../lib/error-text'
 import { useCronValidation, validateCron } from '../api/preview-schedule'
 import {
@@ -157,45 +158,29 @@ export function ScheduleForm({
   return (
     <form id={id} noValidate onSubmit={(event) => void submit(event)} aria-busy={checking}>
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <Controller
+        <FormTextField
+          control={control}
           name="name"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('form.name')}
-              required
-              autoFocus
-              autoComplete="off"
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          label={t('form.name')}
+          required
+          autoFocus
+          autoComplete="off"
+          fullWidth
         />
-        <Controller
+        <FormTextField
+          control={control}
           name="template_id"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              select
-              label={t('form.template')}
-              required
-              fullWidth
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            >
-              {templates.map((template) => (
-                <MenuItem key={template.id} value={String(template.id)}>
-                  {template.name}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-        />
+          select
+          label={t('form.template')}
+          required
+          fullWidth
+        >
+          {templates.map((template) => (
+            <MenuItem key={template.id} value={String(template.id)}>
+              {template.name}
+            </MenuItem>
+          ))}
+        </FormTextField>
         <Controller
           name="mode"
           control={control}

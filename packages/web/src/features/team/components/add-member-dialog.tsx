@@ -3,14 +3,14 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import Button from '@mui/material/Button'
 import MenuItem from '@mui/material/MenuItem'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useId, useMemo } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { AppDialog } from '../../../components/app-dialog'
 import { ErrorAlert } from '../../../components/error-alert'
+import { FormTextField } from '../../../components/form-text-field'
 import { useSnackbar } from '../../../hooks/use-snackbar'
 import { useCandidates } from '../api/get-candidates'
 import { useAddTeamMember } from '../api/team-mutations'
@@ -90,55 +90,35 @@ export function AddMemberDialog({ open, projectId, memberIds, onClose }: AddMemb
         })}
       >
         <Stack spacing={2} sx={{ pt: 1 }}>
-          <Controller
+          <FormTextField
+            control={control}
             name="user_id"
+            select
+            label={t('form.user')}
+            required
+            fullWidth
+            hint={candidates.isSuccess && choices.length === 0 ? t('form.noCandidates') : undefined}
+          >
+            {choices.map((user) => (
+              <MenuItem key={user.id} value={String(user.id)}>
+                {user.name} ({user.username})
+              </MenuItem>
+            ))}
+          </FormTextField>
+          <FormTextField
             control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                inputRef={field.ref}
-                select
-                label={t('form.user')}
-                required
-                fullWidth
-                error={Boolean(fieldState.error)}
-                helperText={
-                  fieldState.error?.message ??
-                  (candidates.isSuccess && choices.length === 0
-                    ? t('form.noCandidates')
-                    : undefined)
-                }
-              >
-                {choices.map((user) => (
-                  <MenuItem key={user.id} value={String(user.id)}>
-                    {user.name} ({user.username})
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
-          <Controller
             name="role"
-            control={control}
-            render={({ field, fieldState }) => (
-              <TextField
-                {...field}
-                inputRef={field.ref}
-                select
-                label={t('form.role')}
-                required
-                fullWidth
-                error={Boolean(fieldState.error)}
-                helperText={fieldState.error?.message}
-              >
-                {PROJECT_ROLES.map((role) => (
-                  <MenuItem key={role} value={role}>
-                    {roleLabel(t, role)}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+            select
+            label={t('form.role')}
+            required
+            fullWidth
+          >
+            {PROJECT_ROLES.map((role) => (
+              <MenuItem key={role} value={role}>
+                {roleLabel(t, role)}
+              </MenuItem>
+            ))}
+          </FormTextField>
         </Stack>
       </form>
     </AppDialog>

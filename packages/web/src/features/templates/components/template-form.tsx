@@ -22,6 +22,7 @@ import Typography from '@mui/material/Typography'
 import { type ReactNode, useMemo } from 'react'
 import { Controller, type FieldPath, useForm, useWatch } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
+import { FormTextField } from '../../../components/form-text-field'
 import {
   type TemplateFormOutput,
   type TemplateFormValues,
@@ -131,24 +132,17 @@ export function TemplateForm({
       autoFocus?: boolean
     } = {},
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          required={options.required}
-          autoFocus={options.autoFocus}
-          autoComplete="off"
-          fullWidth
-          multiline={options.multiline}
-          minRows={options.multiline ? 2 : undefined}
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? options.helperText}
-        />
-      )}
+      name={name}
+      label={label}
+      required={options.required}
+      autoFocus={options.autoFocus}
+      autoComplete="off"
+      fullWidth
+      multiline={options.multiline}
+      minRows={options.multiline ? 2 : undefined}
+      hint={options.helperText}
     />
   )
 

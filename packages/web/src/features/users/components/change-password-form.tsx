@@ -3,13 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod'
 import Alert from '@mui/material/Alert'
 import Button from '@mui/material/Button'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { ErrorAlert } from '../../../components/error-alert'
+import { FormTextField } from '../../../components/form-text-field'
 import { useSnackbar } from '../../../hooks/use-snackbar'
 import { useSetUserPassword } from '../api/set-user-password'
 
@@ -53,23 +53,15 @@ export function ChangePasswordForm({ userId, external = false }: ChangePasswordF
     label: string,
     autoComplete: 'current-password' | 'new-password',
   ) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field: input, fieldState }) => (
-        <TextField
-          {...input}
-          inputRef={input.ref}
-          label={label}
-          type="password"
-          autoComplete={autoComplete}
-          required
-          fullWidth
-          size="small"
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message}
-        />
-      )}
+      name={name}
+      label={label}
+      type="password"
+      autoComplete={autoComplete}
+      required
+      fullWidth
+      size="small"
     />
   )
 

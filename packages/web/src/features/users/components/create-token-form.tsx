@@ -2,12 +2,12 @@ import { MAX_TOKEN_NAME_LENGTH, type CreateTokenBody } from '@flagman/contract'
 import { zodResolver } from '@hookform/resolvers/zod'
 import Button from '@mui/material/Button'
 import Stack from '@mui/material/Stack'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
-import { Controller, useForm } from 'react-hook-form'
+import { useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 
 /** Today in the browser's time zone, as a date input holds it (YYYY-MM-DD). */
 function today(): string {
@@ -64,38 +64,23 @@ export function CreateTokenForm({ pending, onSubmit }: CreateTokenFormProps) {
       )}
     >
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <Controller
+        <FormTextField
+          control={control}
           name="name"
-          control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('tokens.name')}
-              required
-              fullWidth
-              size="small"
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message}
-            />
-          )}
+          label={t('tokens.name')}
+          required
+          fullWidth
+          size="small"
         />
-        <Controller
-          name="expires"
+        <FormTextField
           control={control}
-          render={({ field, fieldState }) => (
-            <TextField
-              {...field}
-              inputRef={field.ref}
-              label={t('tokens.expiresOn')}
-              type="date"
-              fullWidth
-              size="small"
-              error={Boolean(fieldState.error)}
-              helperText={fieldState.error?.message ?? t('tokens.expiresHint')}
-              slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today() } }}
-            />
-          )}
+          name="expires"
+          label={t('tokens.expiresOn')}
+          type="date"
+          fullWidth
+          size="small"
+          slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: today() } }}
+          hint={t('tokens.expiresHint')}
         />
         <Button
           type="submit"

@@ -10,12 +10,12 @@ import Alert from '@mui/material/Alert'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import Stack from '@mui/material/Stack'
 import Switch from '@mui/material/Switch'
-import TextField from '@mui/material/TextField'
 import type { TFunction } from 'i18next'
 import { useMemo } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
+import { FormTextField } from '../../../components/form-text-field'
 
 export interface UserFormValues {
   name: string
@@ -134,24 +134,17 @@ export function UserForm({
   })
 
   const text = (name: TextFieldName, label: string, options: TextFieldOptions = {}) => (
-    <Controller
-      name={name}
+    <FormTextField
       control={control}
-      render={({ field, fieldState }) => (
-        <TextField
-          {...field}
-          inputRef={field.ref}
-          label={label}
-          type={options.type}
-          autoComplete={options.autoComplete}
-          required={options.required}
-          autoFocus={options.autoFocus}
-          disabled={disabled || options.off}
-          fullWidth
-          error={Boolean(fieldState.error)}
-          helperText={fieldState.error?.message ?? options.hint}
-        />
-      )}
+      name={name}
+      label={label}
+      type={options.type}
+      autoComplete={options.autoComplete}
+      required={options.required}
+      autoFocus={options.autoFocus}
+      disabled={disabled || options.off}
+      fullWidth
+      hint={options.hint}
     />
   )
 
