@@ -17,7 +17,8 @@ export type Access =
   | { kind: 'self' }
   | { kind: 'project'; permission: PermissionName | null; adminOnly?: boolean }
 
-export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS'
+/** LOCK and UNLOCK are the Terraform HTTP backend's own methods. */
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'OPTIONS' | 'LOCK' | 'UNLOCK'
 
 export interface RouteDef<
   P extends z.ZodType = z.ZodType,

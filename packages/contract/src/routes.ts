@@ -16,7 +16,7 @@ import {
   repositoryRoutes,
   viewRoutes,
 } from './resources/resources.routes.js'
-import { terraformRoutes } from './resources/terraform.routes.js'
+import { terraformBackendRoutes, terraformRoutes } from './resources/terraform.routes.js'
 import {
   globalRunnerRoutes,
   projectRunnerRoutes,
@@ -48,6 +48,7 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(repositoryRoutes),
   ...routesOf(inventoryRoutes),
   ...routesOf(terraformRoutes),
+  ...routesOf(terraformBackendRoutes),
   ...routesOf(environmentRoutes),
   ...routesOf(viewRoutes),
   ...routesOf(templateRoutes),

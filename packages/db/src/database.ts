@@ -321,6 +321,59 @@ export interface RunnerTable {
   touched: string | null
 }
 
+/** An HTTP-backend address of a Terraform/OpenTofu workspace (inventory). */
+export interface TerraformAliasTable {
+  id: Id
+  project_id: number
+  inventory_id: number
+  /** login_password key guarding a user alias. */
+  auth_key_id: number | null
+  /** Set on a task's own alias, which lives while the task runs. */
+  task_id: number | null
+  alias: string
+  /** SHA-256 (hex) of a task alias's password; null for user aliases. */
+  secret_digest: string | null
+  created: string
+}
+
+/** One stored state version; its compressed text is in terraform_state_chunk. */
+export interface TerraformStateTable {
+  id: Id
+  project_id: number
+  inventory_id: number
+  task_id: number | null
+  alias_id: number | null
+  user_id: number | null
+  /** task, alias or restore. */
+  source: string
+  restored_from: number | null
+  /** bigint: PostgreSQL returns it as text. */
+  serial: number | string | null
+  lineage: string | null
+  size: number
+  /** SHA-256 (hex) of the uncompressed state text. */
+  digest: string
+  created: string
+}
+
+export interface TerraformStateChunkTable {
+  state_id: number
+  seq: number
+  data: Uint8Array
+}
+
+/** The lock of a workspace's state; one row at most per workspace. */
+export interface TerraformLockTable {
+  inventory_id: number
+  project_id: number
+  task_id: number | null
+  alias_id: number | null
+  lock_id: string
+  /** Lock information JSON as the client sent it. */
+  info: string
+  created: string
+}
+
 export interface Database {
   user: UserTable
   user_totp: UserTotpTable
@@ -347,4 +400,8 @@ export interface Database {
   integration_alias: IntegrationAliasTable
   integration_delivery: IntegrationDeliveryTable
   runner: RunnerTable
+  terraform_alias: TerraformAliasTable
+  terraform_state: TerraformStateTable
+  terraform_state_chunk: TerraformStateChunkTable
+  terraform_lock: TerraformLockTable
 }

@@ -74,6 +74,7 @@ export function makeSpec(overrides: Partial<JobSpec> = {}): JobSpec {
       autoApprove: false,
       upgrade: false,
       reconfigure: false,
+      backend: null,
     },
     vaults: [],
     secretsToMask: [],

@@ -144,6 +144,7 @@ describe('terraform and tofu', () => {
           autoApprove: true,
           upgrade: true,
           reconfigure: true,
+          backend: null,
         },
         inventory: {
           id: 4,
@@ -178,6 +179,7 @@ describe('terraform and tofu', () => {
           autoApprove: true,
           upgrade: false,
           reconfigure: false,
+          backend: null,
         },
       },
       { FAKE_CHANGES: '1' },

@@ -81,6 +81,19 @@ export interface JobSpec {
     autoApprove: boolean
     upgrade: boolean
     reconfigure: boolean
+    /**
+     * The workspace's HTTP backend on this server, when the task has one: its address and the
+     * task's own credentials reach the program as TF_HTTP_* environment variables (never as
+     * arguments); `overrideFile` (the template's `override_backend`) is the file name of an
+     * empty `http` backend block written into the module directory before init and removed
+     * after the run, null when the task's own configuration chooses the backend.
+     */
+    backend: {
+      address: string
+      username: string
+      password: string
+      overrideFile: string | null
+    } | null
   }
   vaults: JobVault[]
   /** Values that must never appear in the output; the executor replaces them with ****. */

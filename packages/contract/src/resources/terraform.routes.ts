@@ -1,7 +1,15 @@
 import { z } from 'zod'
 import { PathId } from '../common/fields.js'
 import { access, defineRoute } from '../http.js'
-import { SaveTerraformAliasBody, TerraformAlias, TerraformState } from './terraform.schemas.js'
+import {
+  ListTerraformStatesQuery,
+  SaveTerraformAliasBody,
+  TerraformAlias,
+  TerraformLockStatus,
+  TerraformState,
+  TerraformStateDiff,
+  TerraformStateDiffQuery,
+} from './terraform.schemas.js'
 
 const WorkspaceParams = z.object({ project_id: PathId, inventory_id: PathId })
 const AliasParams = WorkspaceParams.extend({ alias_id: PathId })
@@ -10,9 +18,8 @@ const base = '/api/project/:project_id/inventory/:inventory_id/terraform'
 const resources = access.project('manageProjectResources')
 
 /**
- * HTTP-backend aliases and stored states of a Terraform/OpenTofu workspace. This edition has
- * no HTTP backend: lists are empty and single items are not found, as the compatible
- * community server answers.
+ * HTTP-backend aliases, stored state versions and the state lock of a Terraform/OpenTofu
+ * workspace (an inventory of type terraform-workspace or tofu-workspace).
  */
 export const terraformRoutes = {
   listAliases: defineRoute({
@@ -60,6 +67,7 @@ export const terraformRoutes = {
     path: `${base}/states`,
     access: access.project(),
     params: WorkspaceParams,
+    query: ListTerraformStatesQuery,
     response: z.array(TerraformState),
     status: 200,
   }),
@@ -69,6 +77,16 @@ export const terraformRoutes = {
     access: access.project(),
     params: WorkspaceParams,
     response: TerraformState,
+    status: 200,
+  }),
+  /** Resources added, changed and removed between two versions, by address. */
+  diffStates: defineRoute({
+    method: 'GET',
+    path: `${base}/states/diff`,
+    access: access.project(),
+    params: WorkspaceParams,
+    query: TerraformStateDiffQuery,
+    response: TerraformStateDiff,
     status: 200,
   }),
   getState: defineRoute({
@@ -85,5 +103,86 @@ export const terraformRoutes = {
     access: resources,
     params: StateParams,
     status: 204,
+  }),
+  /** Makes an earlier version the current state again, as a new version; refused while locked. */
+  restoreState: defineRoute({
+    method: 'POST',
+    path: `${base}/states/:state_id/restore`,
+    access: resources,
+    params: StateParams,
+    response: TerraformState,
+    status: 201,
+  }),
+  getLock: defineRoute({
+    method: 'GET',
+    path: `${base}/lock`,
+    access: access.project(),
+    params: WorkspaceParams,
+    response: TerraformLockStatus,
+    status: 200,
+  }),
+  /** Force unlock, as `terraform force-unlock` would. */
+  forceUnlock: defineRoute({
+    method: 'DELETE',
+    path: `${base}/lock`,
+    access: resources,
+    params: WorkspaceParams,
+    status: 204,
+  }),
+}
+
+const BackendParams = z.object({
+  alias: z.string().min(1).max(64, 'Alias not found'),
+})
+const backendPath = '/api/terraform/:alias'
+
+/**
+ * Terraform's and OpenTofu's `http` backend. Public routes: HTTP basic authentication with
+ * the alias key's login and password (or a task's own credentials) is checked by the handler.
+ * Bodies are raw state or lock-information JSON, not API payloads; answers follow the backend
+ * protocol (200/204 with the state, 423 with the holder's lock information, 401, 404, 409, 413).
+ */
+export const terraformBackendRoutes = {
+  get: defineRoute({
+    method: 'GET',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
+  }),
+  post: defineRoute({
+    method: 'POST',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
+  }),
+  put: defineRoute({
+    method: 'PUT',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
+  }),
+  remove: defineRoute({
+    method: 'DELETE',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
+  }),
+  lock: defineRoute({
+    method: 'LOCK',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
+  }),
+  unlock: defineRoute({
+    method: 'UNLOCK',
+    path: backendPath,
+    access: access.public,
+    params: BackendParams,
+    status: 200,
   }),
 }

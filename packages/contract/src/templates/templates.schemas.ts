@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { Id, InputId, MAX_NAME_LENGTH, RequiredName, typeError } from '../common/fields.js'
 import { isSafeInventoryPath } from '../resources/inventories.schemas.js'
+import { isBackendFilename } from '../resources/terraform.schemas.js'
 import { longText, MAX_TEXT_BYTES, utf8Length } from '../resources/refs.schemas.js'
 
 export const TEMPLATE_TYPES = ['', 'build', 'deploy'] as const
@@ -293,7 +294,21 @@ const templateFields = {
   task_params: z
     .record(z.string(), z.unknown())
     .nullish()
-    .refine(fitsAsJson, tooLongAsJson('task parameters')),
+    .refine(fitsAsJson, tooLongAsJson('task parameters'))
+    .refine(
+      (v) =>
+        v?.backend_filename === undefined ||
+        v.backend_filename === null ||
+        v.backend_filename === '' ||
+        (typeof v.backend_filename === 'string' && isBackendFilename(v.backend_filename)),
+      {
+        message:
+          'backend_filename must be a file name in the module directory ending in .tf or .tf.json',
+      },
+    )
+    .refine((v) => v?.override_backend === undefined || typeof v.override_backend === 'boolean', {
+      message: 'override_backend must be true or false',
+    }),
   runner_tag: z
     .string({ error: typeError('runner_tag', 'a string') })
     .trim()

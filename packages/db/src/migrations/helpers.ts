@@ -53,3 +53,9 @@ export function createTable(db: Kysely<any>, name: string, dialect: Dialect): Ta
     ? table.modifyEnd(sql`default character set utf8mb4 collate utf8mb4_unicode_ci`)
     : table
 }
+
+/** Binary data up to 16 MiB (MEDIUMBLOB on MySQL, whose packets are often limited to 16 MiB). */
+export function binaryType(dialect: Dialect): Parameters<Table['addColumn']>[1] {
+  if (dialect === 'mysql') return sql`mediumblob`
+  return dialect === 'postgres' ? sql`bytea` : sql`blob`
+}

@@ -11,6 +11,7 @@ import * as m0008 from './202611240003_user_totp_last_step.js'
 import * as m0009 from './202611240004_api_token_name_expiry.js'
 import * as m0010 from './202611240005_ldap_managed_access.js'
 import * as m0011 from './202611240006_runner_queue.js'
+import * as m0012 from './202611240007_terraform_backend.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611240004_api_token_name_expiry': m0009,
   '202611240005_ldap_managed_access': m0010,
   '202611240006_runner_queue': m0011,
+  '202611240007_terraform_backend': m0012,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -350,6 +350,7 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
       autoApprove: bool(param('auto_approve')),
       upgrade: bool(param('upgrade')),
       reconfigure: bool(param('reconfigure')),
+      backend: null,
     },
     vaults,
     secretsToMask: [...ctx.secrets].filter((s) => s.length > 0),
