@@ -85,7 +85,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   keysRoutes(app)
   repositoriesRoutes(app)
   inventoriesRoutes(app)
-  terraformBackendRoutes(app)
+  await terraformBackendRoutes(app)
   environmentsRoutes(app)
   viewsRoutes(app)
   appsRoutes(app)

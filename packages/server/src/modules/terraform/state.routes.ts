@@ -1,4 +1,4 @@
-import { TERRAFORM_BACKEND_UNAVAILABLE, terraformRoutes } from '@flagman/contract'
+import { terraformRoutes } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
 import { AppError, NotFoundError } from '../../platform/errors.js'
@@ -10,26 +10,12 @@ import { assertInProject } from '../project-scope.js'
  * (`premium_features.terraform_backend` is false), so it answers as the compatible community
  * server does: empty lists, and nothing to find, create or delete.
  */
-export function terraformBackendRoutes(app: FastifyInstance): void {
+export function terraformStateRoutes(app: FastifyInstance): void {
   const r = terraformRoutes
   type Ctx = { db: Db; project: { projectId: number }; params: { inventory_id: number } }
   const workspace = ({ db, project, params }: Ctx) =>
     assertInProject(db.kysely, 'inventory', project.projectId, params.inventory_id, 'Inventory')
 
-  mount(app, r.listAliases, async (ctx) => {
-    await workspace(ctx)
-    return []
-  })
-  mount(app, r.createAlias, async (ctx) => {
-    await workspace(ctx)
-    throw new AppError(404, TERRAFORM_BACKEND_UNAVAILABLE)
-  })
-  for (const route of [r.getAlias, r.updateAlias, r.removeAlias]) {
-    mount(app, route, async (ctx) => {
-      await workspace(ctx)
-      throw new NotFoundError('Alias')
-    })
-  }
   mount(app, r.listStates, async (ctx) => {
     await workspace(ctx)
     return []
