@@ -2,6 +2,7 @@ import { resolve } from 'node:path'
 import { parseDbUrl, type DbConfig } from '@flagman/db'
 import { z } from 'zod'
 import { isTimeZone } from './lib/cron.js'
+import { loadAlertConfig, type AlertConfig } from './modules/alerts/alert.config.js'
 import { loadLdapConfig, type LdapConfig } from './modules/auth/ldap.config.js'
 import { loadOidcProviders, type OidcProviderConfig } from './modules/auth/oidc-config.js'
 
@@ -56,6 +57,10 @@ export interface Config {
   runnerTimeoutSeconds: number
   /** Lets runners register themselves with this token; empty: only created in the console. */
   runnerRegistrationToken: string
+  /** Shortest password accepted wherever a password is set (API, console, CLI). */
+  passwordMinLength: number
+  /** Alert channels (`FLAGMAN_ALERT_*`). */
+  alerts: AlertConfig
 }
 
 const bool = z
@@ -98,6 +103,7 @@ const EnvSchema = z.object({
   FLAGMAN_LOCAL_EXECUTION: bool.default(true),
   FLAGMAN_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
   FLAGMAN_RUNNER_REGISTRATION_TOKEN: z.string().default(''),
+  FLAGMAN_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
 })
 
 /**
@@ -121,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
   }
   // Read from `env` itself: the LDAP settings are checked together, with their own messages.
   const ldap = loadLdapConfig(env)
+  const alerts = loadAlertConfig(env)
   const dataDir = resolve(e.FLAGMAN_DATA_DIR)
   return {
     host: e.FLAGMAN_HOST,
@@ -155,5 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     localExecution: e.FLAGMAN_LOCAL_EXECUTION,
     runnerTimeoutSeconds: e.FLAGMAN_RUNNER_TIMEOUT_SECONDS,
     runnerRegistrationToken: e.FLAGMAN_RUNNER_REGISTRATION_TOKEN,
+    passwordMinLength: e.FLAGMAN_PASSWORD_MIN_LENGTH,
+    alerts,
   }
 }
