@@ -1,3 +1,4 @@
+import { alertRoutes } from './alerts/alerts.routes.js'
 import * as auth from './auth/auth.routes.js'
 import * as events from './events/events.routes.js'
 import {
@@ -64,4 +65,5 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(globalRunnerRoutes),
   ...routesOf(projectRunnerRoutes),
   ...routesOf(runnerProtocolRoutes),
+  ...routesOf(alertRoutes),
 ]
