@@ -1,6 +1,6 @@
 import type { JobResult, JobSpec } from '@flagman/contract'
-import { appFields } from '@flagman/contract'
-import { stat } from 'node:fs/promises'
+import { appFields, BACKEND_OVERRIDE_CONTENT, isBackendFilename } from '@flagman/contract'
+import { rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { buildAnsibleCommand, buildAnsibleExtraVars, ANSIBLE_ENV } from './apps/ansible.js'
 import type { AppCommand } from './apps/common.js'
@@ -245,13 +245,52 @@ async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
 }
 
 async function runTerraform(ctx: JobContext, repoDir: string): Promise<void> {
-  const { spec, sink, control } = ctx
+  const { spec, sink } = ctx
   // The playbook names the module directory; a leading '/' means the repository root.
   const sub = spec.playbook.replace(/^\/+/, '')
   const cwd = sub === '' ? repoDir : await resolveRepoPath(repoDir, sub, 'Playbook', 'directory')
   if (spec.inventory !== null) refuseOption(spec.inventory.content, 'Workspace')
   const tf = buildTerraformCommands(spec)
   for (const note of tf.notes) sink.push(note)
+  const backendFile = await writeBackendFile(ctx, cwd)
+  try {
+    await runTerraformStages(ctx, cwd, tf)
+  } finally {
+    if (backendFile !== null) await rm(backendFile, { force: true })
+  }
+}
+
+/**
+ * The template's backend override: an empty `http` backend block in the module directory,
+ * configured by the TF_HTTP_* environment. A file of that name in the repository is never
+ * overwritten (and so never deleted afterwards).
+ */
+async function writeBackendFile(ctx: JobContext, cwd: string): Promise<string | null> {
+  const name = ctx.spec.terraform.backend?.overrideFile ?? null
+  if (name === null) return null
+  if (!isBackendFilename(name)) {
+    throw new PathEscapeError(`The backend file name "${name}" is not a plain .tf file name`)
+  }
+  const file = join(cwd, name)
+  if (await exists(file)) {
+    throw new PreparationError(
+      `The backend file ${name} already exists in the module directory; choose another backend file name in the template, for example backend_override.tf`,
+    )
+  }
+  await writeFile(file, BACKEND_OVERRIDE_CONTENT, { flag: 'wx', mode: 0o600 })
+  ctx.sink.push(`Using the workspace's HTTP backend (${name})`)
+  ctx.sink.push(
+    "No Terraform workspace is selected: the backend's address already names the workspace",
+  )
+  return file
+}
+
+async function runTerraformStages(
+  ctx: JobContext,
+  cwd: string,
+  tf: ReturnType<typeof buildTerraformCommands>,
+): Promise<void> {
+  const { spec, sink, control } = ctx
   const stage = (args: string[], onLine?: (line: string) => void): Promise<CommandResult> =>
     runStage(ctx, { program: tf.program, args, env: tf.env }, cwd, onLine)
 
@@ -276,12 +315,19 @@ async function runTerraform(ctx: JobContext, repoDir: string): Promise<void> {
   )
   await migration
   checkStopped(control)
-  const list = await runCaptured(
-    { program: tf.program, args: tf.workspaceList, cwd, env: { ...ctx.baseEnv, ...spec.env } },
-    control,
-  )
-  checkStopped(control)
-  if (list.code === 0) await stage(tf.workspaceSelect)
+  if (tf.selectWorkspace) {
+    const list = await runCaptured(
+      {
+        program: tf.program,
+        args: tf.workspaceList,
+        cwd,
+        env: { ...ctx.baseEnv, ...tf.env, ...spec.env },
+      },
+      control,
+    )
+    checkStopped(control)
+    if (list.code === 0) await stage(tf.workspaceSelect)
+  }
 
   let noChanges = false
   await stage(tf.plan, (line) => {

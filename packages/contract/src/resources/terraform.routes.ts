@@ -132,7 +132,7 @@ export const terraformRoutes = {
 }
 
 const BackendParams = z.object({
-  alias: z.string().min(1).max(64, 'Alias not found'),
+  alias: z.string().min(1).max(1024),
 })
 const backendPath = '/api/terraform/:alias'
 

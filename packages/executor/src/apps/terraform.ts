@@ -8,8 +8,10 @@ export interface TerraformCommands {
   workspaceSelect: string[]
   plan: string[]
   apply: string[]
-  /** `TF_VAR_{name}` for each var secret, for every stage. */
+  /** `TF_VAR_{name}` for each var secret and the `TF_HTTP_*` state backend, for every stage. */
   env: Record<string, string>
+  /** Workspace selection is skipped: the backend address already names the workspace. */
+  selectWorkspace: boolean
   /** Var secrets that could not be passed, for the task log. */
   notes: string[]
 }
@@ -37,6 +39,9 @@ export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
     if (name === 'semaphore_vars' || secretNames.has(name)) continue
     vars.push('-var', `${name}=${formatValue(value)}`)
   }
+  // With the workspace's backend wired in, plan and apply lock the state; otherwise the
+  // compatible command lines (no locking) are kept.
+  const lock = tf.backend?.overrideFile ? [] : ['-lock=false']
   const stage = (...head: string[]): string[] => [
     ...prefix,
     ...head,
@@ -50,10 +55,29 @@ export function buildTerraformCommands(spec: JobSpec): TerraformCommands {
     init,
     workspaceList: [...prefix, 'workspace', 'list'],
     workspaceSelect: [...prefix, 'workspace', 'select', '-or-create=true', workspace],
-    plan: stage('plan', '-lock=false'),
-    apply: stage('apply', '-auto-approve', '-lock=false'),
-    env: secrets.env,
+    plan: stage('plan', ...lock),
+    apply: stage('apply', '-auto-approve', ...lock),
+    env: { ...secrets.env, ...backendEnv(spec) },
+    selectWorkspace: !tf.backend?.overrideFile,
     notes: secrets.notes,
+  }
+}
+
+/**
+ * The workspace's HTTP backend as Terraform's and OpenTofu's `http` backend reads it from the
+ * environment: never as arguments, where other local users could read the password.
+ */
+export function backendEnv(spec: JobSpec): Record<string, string> {
+  const backend = spec.terraform.backend
+  if (backend === null) return {}
+  return {
+    TF_HTTP_ADDRESS: backend.address,
+    TF_HTTP_LOCK_ADDRESS: backend.address,
+    TF_HTTP_UNLOCK_ADDRESS: backend.address,
+    TF_HTTP_LOCK_METHOD: 'LOCK',
+    TF_HTTP_UNLOCK_METHOD: 'UNLOCK',
+    TF_HTTP_USERNAME: backend.username,
+    TF_HTTP_PASSWORD: backend.password,
   }
 }
 

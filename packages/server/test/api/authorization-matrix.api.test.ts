@@ -4,13 +4,15 @@ import {
   ProjectRoleInfo,
   ROUTES,
   TeamMember,
+  TerraformAlias,
+  TerraformLockStatus,
   type RouteDef,
 } from '@flagman/contract'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
 import { unique, World, type Person } from '../support/fixtures.js'
-import { ANONYMOUS, errorOf, expectBody, expectError } from '../support/http.js'
+import { ANONYMOUS, errorOf, expectBody, expectError, type HttpResult } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 /*
@@ -38,6 +40,8 @@ interface Fixture {
   candidate: Omit<Person, 'as'>
   /** Path parameters of the call: `project_id`, plus whatever the row's setup made. */
   ids: Record<string, number>
+  /** Path of the HTTP-backend alias the row's setup made, if any. */
+  backendPath?: string
 }
 
 /** A project resource as its list shows it. */
@@ -65,6 +69,10 @@ interface Row {
   plainText?: boolean
   /** What an allowed call changed; a refused call must change nothing. */
   effect?: (fx: Fixture, caller: Caller, before: Snapshot, after: Snapshot) => void
+  /** The query string of the call, e.g. `?from=1&to=2`. */
+  query?: (fx: Fixture) => string
+  /** Checks what no list shows (a lock), after the call; `allowed` when it succeeded. */
+  check?: (fx: Fixture, allowed: boolean) => Promise<void>
 }
 
 /** Members (and admins) read; outsiders get 404, anonymous callers 401. */
@@ -174,6 +182,11 @@ const PROJECT_ROWS: Record<string, Row> = {
     },
   },
   'GET /api/project/:project_id/backup': { expect: READ },
+  // No channel is configured on this server: an allowed call answers an empty list.
+  'POST /api/project/:project_id/alerts/test': {
+    expect: { ...OWNER_ONLY, admin: 200, owner: 200 },
+    effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
+  },
   'GET /api/project/:project_id/events': { expect: READ },
   'GET /api/project/:project_id/events/last': { expect: READ },
 }
@@ -370,6 +383,9 @@ const RESOURCE_ROWS: Record<string, Row> = {
   },
 }
 
+const unchanged = (_fx: Fixture, _caller: Caller, before: Snapshot, after: Snapshot) =>
+  expect(after).toEqual(before)
+
 /** A Terraform template and a workspace, owned by it when `attached`, free otherwise. */
 function terraformWorkspace(attached: boolean) {
   return async (fx: Fixture): Promise<Record<string, number>> => {
@@ -390,28 +406,89 @@ function terraformWorkspace(attached: boolean) {
         template_id: attached ? template_id : null,
       },
     })
+    return { template_id, inventory_id: expectBody(inventory, 201, Item).id }
+  }
+}
+
+/** A login/password key of the project, made by its owner, guarding aliases. */
+async function backendKey(fx: Fixture, login: string): Promise<number> {
+  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/keys`, {
+    as: fx.people.owner.as,
+    json: {
+      name: unique('backend'),
+      type: 'login_password',
+      project_id: fx.project.id,
+      login_password: { login, password: `${login}-password` },
+    },
+  })
+  return expectBody(result, 201, Item).id
+}
+
+const TERRAFORM_BASE = '/api/project/:project_id/inventory/:inventory_id/terraform'
+
+/** The login of the alias key of the fixture's workspace. */
+const backendLogin = (fx: Fixture) => `matrix-${String(fx.ids.inventory_id)}`
+
+/** Calls Terraform's http backend of the fixture's alias, as Terraform does. */
+function backend(fx: Fixture, method: string, body: unknown): Promise<HttpResult> {
+  const login = backendLogin(fx)
+  const credentials = Buffer.from(`${login}:${login}-password`).toString('base64')
+  return fx.world.request(method, fx.backendPath ?? '', {
+    raw: JSON.stringify(body),
+    headers: { Authorization: `Basic ${credentials}`, 'Content-Type': 'application/json' },
+  })
+}
+
+/**
+ * A workspace with an alias and two state versions written through it (`state_id` is the
+ * older one), plus a spare key (`key_id`) for changing the alias; `locked` takes the lock.
+ */
+function terraformStates(locked = false) {
+  return async (fx: Fixture): Promise<Record<string, number>> => {
+    Object.assign(fx.ids, await terraformWorkspace(true)(fx))
+    const auth_key_id = await backendKey(fx, backendLogin(fx))
+    const key_id = await backendKey(fx, `${backendLogin(fx)}-spare`)
+    const alias = await fx.world.request('POST', buildPath(`${TERRAFORM_BASE}/aliases`, fx.ids), {
+      as: fx.people.owner.as,
+      json: { auth_key_id },
+    })
+    const created = expectBody(alias, 201, TerraformAlias)
+    fx.backendPath = new URL(created.url).pathname
+    const states: number[] = []
+    for (const serial of [1, 2]) {
+      const state = { version: 4, serial, lineage: 'matrix', outputs: {}, resources: [] }
+      const stored = await backend(fx, 'POST', state)
+      expect(stored.status, stored.text).toBe(200)
+      const latest = await fx.world.request(
+        'GET',
+        buildPath(`${TERRAFORM_BASE}/states/latest`, fx.ids),
+        { as: fx.people.owner.as },
+      )
+      states.push(expectBody(latest, 200, Item).id)
+    }
+    if (locked) {
+      const lock = await backend(fx, 'LOCK', {
+        ID: unique('lock'),
+        Operation: 'OperationTypeApply',
+      })
+      expect(lock.status, lock.text).toBe(200)
+    }
     return {
-      template_id,
-      inventory_id: expectBody(inventory, 201, Item).id,
-      alias_id: 1,
-      state_id: 1,
+      ...fx.ids,
+      alias_id: created.id,
+      auth_key_id,
+      key_id,
+      state_id: states[0] ?? 0,
+      newer_state_id: states[1] ?? 0,
     }
   }
 }
 
-/** Found by nobody: members and admins get 404 as outsiders do. */
-const NOT_FOUND = {
-  admin: 404,
-  owner: 404,
-  manager: 404,
-  task_runner: 404,
-  guest: 404,
-  non_member: 404,
-  anonymous: 401,
-}
-
 const listed = (snapshot: Snapshot, id: number | undefined) =>
   snapshot.items.some((item) => item.id === id)
+
+const ALIASES = 'inventory/:inventory_id/terraform/aliases'
+const STATES = 'inventory/:inventory_id/terraform/states'
 
 const WORKSPACE_ROWS: Record<string, Row> = {
   'POST /api/project/:project_id/templates/:template_id/inventory/:inventory_id/attach': {
@@ -447,43 +524,79 @@ const WORKSPACE_ROWS: Record<string, Row> = {
       expect(inventoryOf(after)).toBe(fx.ids.inventory_id)
     },
   },
-  'GET /api/project/:project_id/inventory/:inventory_id/terraform/aliases': {
+  [`GET ${TERRAFORM_BASE}/aliases`]: { expect: READ, setup: terraformStates() },
+  [`POST ${TERRAFORM_BASE}/aliases`]: {
+    expect: RESOURCES(201),
+    fresh: true,
+    setup: terraformStates(),
+    segment: ALIASES,
+    body: (fx) => ({ auth_key_id: fx.ids.key_id }),
+    effect: (_fx, _caller, before, after) =>
+      expect(after.items).toHaveLength(before.items.length + 1),
+  },
+  [`GET ${TERRAFORM_BASE}/aliases/:alias_id`]: { expect: READ, setup: terraformStates() },
+  [`PUT ${TERRAFORM_BASE}/aliases/:alias_id`]: {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformStates(),
+    segment: ALIASES,
+    body: (fx) => ({ auth_key_id: fx.ids.key_id }),
+    effect: (fx, _caller, before, after) => {
+      const keyOf = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.alias_id)?.auth_key_id
+      expect(keyOf(before)).toBe(fx.ids.auth_key_id)
+      expect(keyOf(after)).toBe(fx.ids.key_id)
+    },
+  },
+  [`DELETE ${TERRAFORM_BASE}/aliases/:alias_id`]: {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformStates(),
+    segment: ALIASES,
+    effect: (fx, _caller, before, after) => {
+      expect(listed(before, fx.ids.alias_id)).toBe(true)
+      expect(listed(after, fx.ids.alias_id)).toBe(false)
+    },
+  },
+  [`GET ${TERRAFORM_BASE}/states`]: { expect: READ, setup: terraformStates() },
+  [`GET ${TERRAFORM_BASE}/states/latest`]: { expect: READ, setup: terraformStates() },
+  [`GET ${TERRAFORM_BASE}/states/diff`]: {
     expect: READ,
-    setup: terraformWorkspace(true),
+    setup: terraformStates(),
+    query: (fx) => `?from=${String(fx.ids.state_id)}&to=${String(fx.ids.newer_state_id)}`,
   },
-  'POST /api/project/:project_id/inventory/:inventory_id/terraform/aliases': {
-    expect: RESOURCES(404),
-    setup: terraformWorkspace(true),
-    body: () => ({ auth_key_id: 1 }),
+  [`GET ${TERRAFORM_BASE}/states/:state_id`]: { expect: READ, setup: terraformStates() },
+  [`DELETE ${TERRAFORM_BASE}/states/:state_id`]: {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformStates(),
+    segment: STATES,
+    effect: (fx, _caller, before, after) => {
+      expect(listed(before, fx.ids.state_id)).toBe(true)
+      expect(listed(after, fx.ids.state_id)).toBe(false)
+    },
   },
-  'GET /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
-    expect: NOT_FOUND,
-    setup: terraformWorkspace(true),
+  [`POST ${TERRAFORM_BASE}/states/:state_id/restore`]: {
+    expect: RESOURCES(201),
+    fresh: true,
+    setup: terraformStates(),
+    segment: STATES,
+    effect: (fx, _caller, before, after) => {
+      expect(after.items).toHaveLength(before.items.length + 1)
+      expect(after.items[0]).toMatchObject({ source: 'restore', restored_from: fx.ids.state_id })
+    },
   },
-  'PUT /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
-    expect: RESOURCES(404),
-    setup: terraformWorkspace(true),
-    body: () => ({ auth_key_id: 1 }),
-  },
-  'DELETE /api/project/:project_id/inventory/:inventory_id/terraform/aliases/:alias_id': {
-    expect: RESOURCES(404),
-    setup: terraformWorkspace(true),
-  },
-  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states': {
-    expect: READ,
-    setup: terraformWorkspace(true),
-  },
-  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states/latest': {
-    expect: NOT_FOUND,
-    setup: terraformWorkspace(true),
-  },
-  'GET /api/project/:project_id/inventory/:inventory_id/terraform/states/:state_id': {
-    expect: NOT_FOUND,
-    setup: terraformWorkspace(true),
-  },
-  'DELETE /api/project/:project_id/inventory/:inventory_id/terraform/states/:state_id': {
-    expect: RESOURCES(404),
-    setup: terraformWorkspace(true),
+  [`GET ${TERRAFORM_BASE}/lock`]: { expect: READ, setup: terraformStates(true) },
+  [`DELETE ${TERRAFORM_BASE}/lock`]: {
+    expect: RESOURCES(204),
+    fresh: true,
+    setup: terraformStates(true),
+    effect: unchanged,
+    check: async (fx, allowed) => {
+      const lock = await fx.world.request('GET', buildPath(`${TERRAFORM_BASE}/lock`, fx.ids), {
+        as: fx.people.owner.as,
+      })
+      expect(expectBody(lock, 200, TerraformLockStatus).locked).toBe(!allowed)
+    },
   },
 }
 
@@ -747,9 +860,6 @@ async function finishedTask(fx: Fixture): Promise<Record<string, number>> {
   return { template_id: template_id ?? 0, task_id }
 }
 
-const unchanged = (_fx: Fixture, _caller: Caller, before: Snapshot, after: Snapshot) =>
-  expect(after).toEqual(before)
-
 const TASK_ROWS: Record<string, Row> = {
   'GET /api/project/:project_id/tasks': { expect: READ },
   'GET /api/project/:project_id/tasks/last': { expect: READ },
@@ -956,7 +1066,8 @@ describe.each(dialects())('authorisation on %s', (dialect) => {
       const segment = row.segment && buildPath(row.segment, fx.ids)
       const before = writes ? await snapshot(project.id, segment) : undefined
 
-      const result = await world.request(route.method, buildPath(route.path, fx.ids), {
+      const query = row.query?.(fx) ?? ''
+      const result = await world.request(route.method, buildPath(route.path, fx.ids) + query, {
         as: caller === 'anonymous' ? ANONYMOUS : people[caller].as,
         json: route.body ? await row.body?.(fx) : undefined,
       })
@@ -966,6 +1077,7 @@ describe.each(dialects())('authorisation on %s', (dialect) => {
       else if (route.response) expectBody(result, expected, route.response)
       else if (row.plainText) expect(result.headers.get('content-type')).toMatch(/^text\/plain/)
       else expect(result.text).toBe('')
+      await row.check?.(fx, expected < 400)
       if (!before) return
       const after = await snapshot(project.id, segment)
       if (expected >= 400) {

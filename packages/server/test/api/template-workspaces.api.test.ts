@@ -1,10 +1,4 @@
-import {
-  Event,
-  Inventory,
-  SystemInfo,
-  Template,
-  TERRAFORM_BACKEND_UNAVAILABLE,
-} from '@flagman/contract'
+import { Event, Inventory, SystemInfo, Template } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
@@ -127,7 +121,7 @@ describe.each(dialects())('template workspaces and the terraform backend on %s',
     expect(await snapshot()).toEqual(before)
   })
 
-  it('answers for the HTTP backend as an edition without it', async () => {
+  it('answers for a workspace without aliases or states, and offers the HTTP backend', async () => {
     const tf = await t.create({ app: 'terraform' })
     const base = `/inventory/${tf.inventory_id}/terraform`
     expect(
@@ -137,24 +131,23 @@ describe.each(dialects())('template workspaces and the terraform backend on %s',
       [],
     )
     expectError(await p.request('GET', `${base}/states/latest`), 404, 'No state found')
-    expectError(await p.request('GET', `${base}/states/1`), 404)
-    expectError(await p.request('DELETE', `${base}/states/1`), 404)
+    expectError(await p.request('GET', `${base}/states/1`), 404, 'State not found')
+    expectError(await p.request('DELETE', `${base}/states/1`), 404, 'State not found')
     expectError(await p.request('GET', `${base}/aliases/1`), 404)
     expectError(await p.request('PUT', `${base}/aliases/1`, { auth_key_id: 1 }), 404)
     expectError(await p.request('DELETE', `${base}/aliases/1`), 404)
-    expectError(
-      await p.request('POST', `${base}/aliases`, { auth_key_id: 1 }),
-      404,
-      TERRAFORM_BACKEND_UNAVAILABLE,
-    )
+    // A key of another project is not found.
+    const foreignKey = await other.key(unique('none'))
+    expectError(await p.request('POST', `${base}/aliases`, { auth_key_id: foreignKey.id }), 404)
     expectError(await p.request('POST', `${base}/aliases`, { auth_key_id: 'one' }), 400)
     // A workspace of another project is not found.
     expectError(await other.request('GET', `${base}/aliases`), 404)
+    expectError(await other.request('GET', `${base}/states`), 404)
     const info = expectBody(
       await world.request('GET', '/api/info', { as: admin.as }),
       200,
       SystemInfo,
     )
-    expect(info).toMatchObject({ premium_features: { terraform_backend: false } })
+    expect(info).toMatchObject({ premium_features: { terraform_backend: true } })
   })
 })

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ApiToken, CreatedRunner, ROUTES, TotpEnrolment } from '@flagman/contract'
+import { ApiToken, CreatedRunner, ROUTES, TerraformAlias, TotpEnrolment } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { TOTP, URI } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -135,6 +135,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     'user password update': marker('userpassupdate'),
     'OIDC client secret': marker('oidcsecret'),
     'LDAP bind password': marker('ldapbind'),
+    'Terraform backend password': marker('tfbackend'),
   }
   const s = (name: string): string => {
     const value = secrets[name]
@@ -402,6 +403,63 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
     })
     await create('/views', { title: 'view', position: 0, project_id: projectId })
 
+    // A Terraform workspace whose alias opens with a key's password: states are written,
+    // locked and unlocked through the backend protocol, one version restored.
+    const workspace = await create('/inventory', {
+      name: 'state',
+      project_id: projectId,
+      type: 'terraform-workspace',
+      inventory: 'markers',
+    })
+    // `tf:` is three bytes, so the base64 of the whole basic credentials holds the base64 of
+    // the password as it is: a logged Authorization header would show in the scan.
+    const backendKey = await create('/keys', {
+      name: 'state backend',
+      type: 'login_password',
+      project_id: projectId,
+      login_password: { login: 'tf', password: s('Terraform backend password') },
+    })
+    const terraform = `${base}/inventory/${workspace}/terraform`
+    const alias = expectBody(
+      await send('POST', `${terraform}/aliases`, { auth_key_id: backendKey }),
+      201,
+      TerraformAlias,
+    )
+    const aliasName = new URL(alias.url).pathname.split('/').pop() ?? ''
+    const backend = (
+      method: string,
+      body?: unknown,
+      { query = '', password = s('Terraform backend password') } = {},
+    ) =>
+      http(server.url, method, `${new URL(alias.url).pathname}${query}`, {
+        ...(body === undefined ? {} : { raw: JSON.stringify(body) }),
+        headers: {
+          Authorization: `Basic ${Buffer.from(`tf:${password}`).toString('base64')}`,
+          'Content-Type': 'application/json',
+        },
+      })
+    const lockInfo = { ID: `lock-${tag}`, Operation: 'OperationTypeApply', Who: 'markers' }
+    expect((await backend('LOCK', lockInfo)).status).toBe(200)
+    for (const serial of [1, 2]) {
+      const state = { version: 4, serial, lineage: tag, outputs: {}, resources: [] }
+      const stored = await backend('POST', state, { query: `?ID=${lockInfo.ID}` })
+      expect(stored.status, stored.text).toBe(200)
+    }
+    expect((await backend('UNLOCK', lockInfo)).status).toBe(200)
+    // A wrong password is refused (and may be logged as a refusal, never with the password).
+    expect((await backend('GET', undefined, { password: 'not the password' })).status).toBe(401)
+    const stateIds = expectBody(await send('GET', `${terraform}/states`), 200, z.array(Item)).map(
+      (v) => v.id,
+    )
+    expect(stateIds).toHaveLength(2)
+    expectBody(await send('POST', `${terraform}/states/${stateIds[1] ?? 0}/restore`), 201, Item)
+    const protocolGet = await backend('GET')
+    expect(protocolGet.status, protocolGet.text).toBe(200)
+    answers.push([
+      'GET of the state through the backend protocol',
+      answerText(protocolGet.headers, protocolGet.text),
+    ])
+
     for (const person of [admin, guest]) {
       sockets.push(await recordSocket(server.url, person.as.cookie ?? ''))
     }
@@ -481,7 +539,7 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
       repository_id: expectBody(await send('GET', `${base}/repositories`), 200, z.array(Item)).map(
         (r) => r.id,
       ),
-      inventory_id: [inventory],
+      inventory_id: [inventory, workspace],
       environment_id: [environment],
       view_id: expectBody(await send('GET', `${base}/views`), 200, z.array(Item)).map((v) => v.id),
       template_id: [echo, wait, ansible],
@@ -491,14 +549,14 @@ describe.each(dialects())('secret markers on %s', (dialect) => {
       task_id: Object.values(tasks),
       app_id: ['bash', 'ansible'],
       token_id: [token.id.slice(0, 8)],
-      alias_id: [1],
-      state_id: [1],
+      alias_id: [alias.id, 1],
+      state_id: [...stateIds, 1],
       integration_id: [1],
       matcher_id: [1],
       value_id: [1],
       totp_id: [enrolment.id],
       runner_id: runnerIds,
-      alias: ['no-such-alias'],
+      alias: [aliasName, 'no-such-alias'],
     }
     for (const route of ROUTES.filter((r) => r.method === 'GET')) {
       let paths = [route.path]

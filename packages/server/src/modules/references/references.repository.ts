@@ -17,7 +17,7 @@ function unique(items: RefItem[]): RefItem[] {
   return [...seen.values()].sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id)
 }
 
-/** Templates, repositories, inventories and integrations that use a key. */
+/** Templates, repositories, inventories (also through their state aliases) and integrations that use a key. */
 export async function findKeyRefs(db: Q, projectId: number, keyId: number): Promise<Refs> {
   const refs = emptyRefs()
   refs.repositories = unique(
@@ -36,6 +36,17 @@ export async function findKeyRefs(db: Q, projectId: number, keyId: number): Prom
       .where((eb) => eb.or([eb('ssh_key_id', '=', keyId), eb('become_key_id', '=', keyId)]))
       .execute(),
   )
+  // A Terraform workspace whose state-backend alias the key guards.
+  refs.inventories = unique([
+    ...refs.inventories,
+    ...(await db
+      .selectFrom('terraform_alias')
+      .innerJoin('inventory', 'inventory.id', 'terraform_alias.inventory_id')
+      .select(['inventory.id', 'inventory.name'])
+      .where('terraform_alias.project_id', '=', projectId)
+      .where('terraform_alias.auth_key_id', '=', keyId)
+      .execute()),
+  ])
   refs.templates = unique(
     await db
       .selectFrom('template_vault')

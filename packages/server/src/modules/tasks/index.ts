@@ -1,5 +1,6 @@
 import { runJob } from '@flagman/executor'
 import type { FastifyInstance } from 'fastify'
+import { publicBaseUrl } from '../../platform/public-url.js'
 import { createTaskQueue, type RunJob, type TaskQueue } from './task-queue.js'
 import { tasksRoutes } from './tasks.routes.js'
 
@@ -26,6 +27,7 @@ export function tasksModule(app: FastifyInstance, run: RunJob = runJob): TaskQue
     box: app.secrets,
     dataDir: app.config.dataDir,
     webHost: app.config.webHost,
+    publicBase: () => publicBaseUrl(app),
     maxParallelTasks: app.config.maxParallelTasks,
     localExecution: app.config.localExecution,
     runnerTimeoutSeconds: app.config.runnerTimeoutSeconds,

@@ -1,9 +1,11 @@
 import { join } from 'node:path'
 import type { JobInventory, JobRepository, JobSpec, JobVault, KeyMaterial } from '@flagman/contract'
+import { DEFAULT_BACKEND_FILENAME } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { decryptKeySecret as decryptSecret } from '../../lib/key-secret.js'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { findApp } from '../apps/apps.service.js'
+import { backendUrl, issueTaskAlias } from '../terraform/alias-store.js'
 import { deliveryEnv } from './delivery-env.js'
 import type { TaskRow } from './tasks.repository.js'
 
@@ -166,6 +168,43 @@ export interface SpecInput {
   secret: Record<string, unknown>
   username: string
   webHost: string
+  /** Address the server is reached at, for the Terraform state backend of the task. */
+  publicBase: string
+}
+
+/**
+ * The workspace's state backend for a Terraform/OpenTofu task: an alias and a password of the
+ * task's own, valid while it runs (revoked when it finishes). The template's
+ * `override_backend` makes the executor write the backend file; `backend_filename` names it.
+ */
+async function stateBackend(
+  ctx: Context,
+  input: SpecInput,
+  app: string,
+  workspace: JobInventory | null,
+  templateParams: Record<string, unknown>,
+): Promise<JobSpec['terraform']['backend']> {
+  if (app !== 'terraform' && app !== 'tofu') return null
+  if (workspace === null) return null
+  if (workspace.type !== 'terraform-workspace' && workspace.type !== 'tofu-workspace') return null
+  const access = await issueTaskAlias(ctx.db, {
+    id: input.task.id,
+    projectId: input.task.project_id,
+    inventoryId: workspace.id,
+  })
+  ctx.secrets.add(access.password)
+  const name = templateParams.backend_filename
+  return {
+    address: backendUrl(input.publicBase, access.alias),
+    username: access.username,
+    password: access.password,
+    overrideFile:
+      templateParams.override_backend === true
+        ? typeof name === 'string' && name !== ''
+          ? name
+          : DEFAULT_BACKEND_FILENAME
+        : null,
+  }
 }
 
 /** Resolves and decrypts everything the executor needs for one task. */
@@ -305,6 +344,8 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
   }
   if (limit.length === 0) limit.push(...strings(defaults.limit))
   const debugLevel = param('debug_level')
+  const jobInventory = await inventory(ctx, inventoryId)
+  const backend = await stateBackend(ctx, input, app, jobInventory, defaults)
 
   return {
     taskId: task.id,
@@ -318,7 +359,7 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
     gitBranch: task.git_branch || template.git_branch || '',
     commitHash: task.commit_hash ?? '',
     playbook: task.playbook || template.playbook,
-    inventory: await inventory(ctx, inventoryId),
+    inventory: jobInventory,
     extraVars: { ...envJson, ...taskVars, semaphore_vars: { task_details: taskDetails } },
     secretVars: input.secret,
     varSecrets,
@@ -350,7 +391,7 @@ export async function buildJobSpec(input: SpecInput): Promise<JobSpec> {
       autoApprove: bool(param('auto_approve')),
       upgrade: bool(param('upgrade')),
       reconfigure: bool(param('reconfigure')),
-      backend: null,
+      backend,
     },
     vaults,
     secretsToMask: [...ctx.secrets].filter((s) => s.length > 0),

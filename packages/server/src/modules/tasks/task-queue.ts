@@ -17,6 +17,8 @@ import type { SecretBox } from '../../lib/secret-box.js'
 import { BadRequestError } from '../../platform/errors.js'
 import { insertEvent } from '../events/events.repository.js'
 import { planDispatch, type BusyTask, type RunnerSlots, type WaitingTask } from './dispatch.js'
+import { releaseTaskLocks } from '../terraform/lock-store.js'
+import { revokeTaskAliases } from '../terraform/alias-store.js'
 import { buildJobSpec, PreparationError } from './job-spec.js'
 import { LogBuffer } from './log-buffer.js'
 import type { RunnerNews, RunnerWork } from './runner-work.js'
@@ -55,6 +57,8 @@ export interface TaskQueueDeps {
   box: SecretBox
   dataDir: string
   webHost: string
+  /** Address the server is reached at (FLAGMAN_WEB_HOST or the local one), read when needed. */
+  publicBase: () => string
   maxParallelTasks: number
   log: FastifyBaseLogger
   runJob: RunJob
@@ -467,6 +471,7 @@ export class TaskQueue implements RunnerWork {
       secret,
       username: user?.username ?? '',
       webHost: this.deps.webHost,
+      publicBase: this.deps.publicBase(),
     })
   }
 
@@ -490,6 +495,24 @@ export class TaskQueue implements RunnerWork {
   /** What follows a task's end: the activity event, and the deploys a build starts. */
   private async finished(taskId: number): Promise<void> {
     const db = this.deps.db.kysely
+    try {
+      // The task's own access to its workspace's state ends with it, and so does its lock.
+      await revokeTaskAliases(this.deps.db, taskId)
+      const row = await db
+        .selectFrom('task')
+        .select('project_id')
+        .where('id', '=', taskId)
+        .executeTakeFirst()
+      if ((await releaseTaskLocks(this.deps.db, taskId)) && row) {
+        this.say(
+          taskId,
+          row.project_id,
+          'The Terraform state lock the task still held was released',
+        )
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'Could not end the state backend access of a task')
+    }
     try {
       const row = await db
         .selectFrom('task')

@@ -2,7 +2,6 @@ import type { TerraformAlias } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { insertReturningId, nowIso } from '@flagman/db'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Config } from '../../config.js'
 import { decryptKeySecret } from '../../lib/key-secret.js'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { sha256 } from './state-store.js'
@@ -22,10 +21,9 @@ export function randomText(length: number): string {
   return out
 }
 
-/** Public address of an alias: the console's host, or the local one when none is set. */
-export function backendUrl(config: Pick<Config, 'webHost' | 'port'>, alias: string): string {
-  const host = config.webHost || `http://localhost:${String(config.port)}`
-  return `${host}/api/terraform/${alias}`
+/** Public address of an alias, from the server's public base address. */
+export function backendUrl(base: string, alias: string): string {
+  return `${base}/api/terraform/${alias}`
 }
 
 export interface AliasRow {
@@ -38,8 +36,8 @@ export interface AliasRow {
   secret_digest: string | null
 }
 
-export function toAlias(config: Pick<Config, 'webHost' | 'port'>, row: AliasRow): TerraformAlias {
-  return { id: row.id, url: backendUrl(config, row.alias), auth_key_id: row.auth_key_id }
+export function toAlias(base: string, row: AliasRow): TerraformAlias {
+  return { id: row.id, url: backendUrl(base, row.alias), auth_key_id: row.auth_key_id }
 }
 
 const columns = [

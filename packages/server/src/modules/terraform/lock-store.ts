@@ -117,7 +117,11 @@ export async function releaseLock(
   return readLock(db, inventoryId)
 }
 
-/** Releases every lock a finished task still holds. */
-export async function releaseTaskLocks(db: Db, taskId: number): Promise<void> {
-  await db.kysely.deleteFrom('terraform_lock').where('task_id', '=', taskId).execute()
+/** Releases every lock a finished task still holds; true when it held one. */
+export async function releaseTaskLocks(db: Db, taskId: number): Promise<boolean> {
+  const result = await db.kysely
+    .deleteFrom('terraform_lock')
+    .where('task_id', '=', taskId)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows) > 0
 }

@@ -1,33 +1,33 @@
 import { terraformRoutes } from '@flagman/contract'
-import type { Db } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
-import { AppError, NotFoundError } from '../../platform/errors.js'
 import { mount } from '../../platform/router.js'
-import { assertInProject } from '../project-scope.js'
+import * as states from './state.service.js'
 
-/**
- * Aliases and states of the Terraform/OpenTofu HTTP backend. This edition has no HTTP backend
- * (`premium_features.terraform_backend` is false), so it answers as the compatible community
- * server does: empty lists, and nothing to find, create or delete.
- */
+/** Stored state versions of a workspace, their diff and restore, and the state lock. */
 export function terraformStateRoutes(app: FastifyInstance): void {
   const r = terraformRoutes
-  type Ctx = { db: Db; project: { projectId: number }; params: { inventory_id: number } }
-  const workspace = ({ db, project, params }: Ctx) =>
-    assertInProject(db.kysely, 'inventory', project.projectId, params.inventory_id, 'Inventory')
-
-  mount(app, r.listStates, async (ctx) => {
-    await workspace(ctx)
-    return []
-  })
-  mount(app, r.latestState, async (ctx) => {
-    await workspace(ctx)
-    throw new AppError(404, 'No state found')
-  })
-  for (const route of [r.getState, r.removeState]) {
-    mount(app, route, async (ctx) => {
-      await workspace(ctx)
-      throw new NotFoundError('State')
-    })
-  }
+  mount(app, r.listStates, async ({ db, project, params, query }) =>
+    states.listStates(db, project.projectId, params.inventory_id, query),
+  )
+  mount(app, r.latestState, async ({ db, project, params }) =>
+    states.latestState(db, project.projectId, params.inventory_id),
+  )
+  mount(app, r.diffStates, async ({ db, project, params, query }) =>
+    states.diffStates(db, project.projectId, params.inventory_id, query),
+  )
+  mount(app, r.getState, async ({ db, project, params }) =>
+    states.getState(db, project.projectId, params.inventory_id, params.state_id),
+  )
+  mount(app, r.removeState, async ({ db, actor, project, params }) =>
+    states.removeState(db, actor, project.projectId, params.inventory_id, params.state_id),
+  )
+  mount(app, r.restoreState, async ({ db, actor, project, params }) =>
+    states.restoreState(db, actor, project.projectId, params.inventory_id, params.state_id),
+  )
+  mount(app, r.getLock, async ({ db, project, params }) =>
+    states.getLock(db, project.projectId, params.inventory_id),
+  )
+  mount(app, r.forceUnlock, async ({ db, actor, project, params }) =>
+    states.forceUnlock(db, actor, project.projectId, params.inventory_id),
+  )
 }
