@@ -3,6 +3,7 @@ import CancelIcon from '@mui/icons-material/Cancel'
 import ScheduleIcon from '@mui/icons-material/Schedule'
 import StopCircleIcon from '@mui/icons-material/StopCircle'
 import Box from '@mui/material/Box'
+import { TaskStatusLabel } from '../../tasks/components/task-status-label'
 
 /** A task status as lists show it: success, error, stopped, anything else waiting. */
 export function TaskStatus({ status }: { status: string }) {
@@ -19,7 +20,7 @@ export function TaskStatus({ status }: { status: string }) {
   return (
     <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
       {icon}
-      {status}
+      <TaskStatusLabel status={status} />
     </Box>
   )
 }

@@ -442,6 +442,79 @@ describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
     expect(put?.body).toMatchObject({ app: 'terraform', inventory_id: 42 })
   })
 
+  it('stores the state in the HTTP backend under a checked backend file name', async () => {
+    const { requests } = lists({
+      'GET /api/project/3/templates/20/schedules': { body: [] },
+      'PUT /api/project/3/templates/20': { status: 204 },
+    })
+    renderDialog({
+      kind: 'edit',
+      template: bashTemplate({ app: 'tofu', playbook: '', task_params: { plan: true } }),
+    })
+    await screen.findByRole('dialog', { name: 'Edit template' })
+    const toggle = await screen.findByRole('switch', {
+      name: "Store state in the workspace's HTTP backend",
+    })
+    expect(screen.queryByRole('textbox', { name: 'Backend file name' })).not.toBeInTheDocument()
+    await userEvent.click(toggle)
+    const name = screen.getByRole('textbox', { name: 'Backend file name' })
+    expect(name).toHaveAttribute('placeholder', 'backend.tf')
+    await userEvent.type(name, '../state.tf')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(
+      await screen.findByText(
+        'Use a plain file name ending in .tf or .tf.json, for example backend.tf',
+      ),
+    ).toBeInTheDocument()
+    expect(requests.filter((request) => request.method === 'PUT')).toHaveLength(0)
+    await userEvent.clear(name)
+    await userEvent.type(name, 'http_backend.tf')
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.method === 'PUT')
+    // The other task parameters are kept.
+    expect((put?.body as { task_params: unknown }).task_params).toEqual({
+      plan: true,
+      override_backend: true,
+      backend_filename: 'http_backend.tf',
+    })
+  })
+
+  it('clears the backend override when it is switched off', async () => {
+    const { requests } = lists({
+      'GET /api/project/3/templates/20/schedules': { body: [] },
+      'PUT /api/project/3/templates/20': { status: 204 },
+    })
+    renderDialog({
+      kind: 'edit',
+      template: bashTemplate({
+        app: 'terraform',
+        playbook: '',
+        task_params: { override_backend: true, backend_filename: 'state.tf', plan: false },
+      }),
+    })
+    await screen.findByRole('dialog', { name: 'Edit template' })
+    expect(await screen.findByRole('textbox', { name: 'Backend file name' })).toHaveValue(
+      'state.tf',
+    )
+    await userEvent.click(
+      screen.getByRole('switch', { name: "Store state in the workspace's HTTP backend" }),
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.method === 'PUT')
+    expect((put?.body as { task_params: unknown }).task_params).toEqual({ plan: false })
+  })
+
+  it('does not offer the backend override to other apps', async () => {
+    lists()
+    renderDialog({ kind: 'new', app: 'bash' })
+    await screen.findByRole('dialog', { name: 'New Bash template' })
+    expect(
+      screen.queryByRole('switch', { name: "Store state in the workspace's HTTP backend" }),
+    ).not.toBeInTheDocument()
+  })
+
   it('copies a Terraform template without the workspace of the original', async () => {
     const { requests } = lists({
       'GET /api/project/3/templates/20/schedules': { body: [] },

@@ -3,6 +3,7 @@ import {
   type App,
   appFields,
   COMMIT_CHECK_INTERVALS,
+  DEFAULT_BACKEND_FILENAME,
   type Environment,
   type Inventory,
   type Repository,
@@ -27,6 +28,7 @@ import {
   type TemplateFormOutput,
   type TemplateFormValues,
   templateFormSchema,
+  usesBackend,
 } from '../utils/template-values'
 import { ArgsEditor } from './args-editor'
 import { SurveyVarsEditor } from './survey-vars-editor'
@@ -98,6 +100,7 @@ export function TemplateForm({
   const app = useWatch({ control, name: 'app' })
   const type = useWatch({ control, name: 'type' })
   const commitCheck = useWatch({ control, name: 'commit_check' })
+  const overrideBackend = useWatch({ control, name: 'override_backend' })
   const fields = appFields(app)
   const playbookLabel = t(`form.playbook.${fields.playbookKind}`)
   const workspaceApp = app === 'terraform' || app === 'tofu'
@@ -186,7 +189,12 @@ export function TemplateForm({
   )
 
   const toggle = (
-    name: 'autorun' | 'allow_override_args_in_task' | 'suppress_success_alerts' | 'commit_check',
+    name:
+      | 'autorun'
+      | 'allow_override_args_in_task'
+      | 'suppress_success_alerts'
+      | 'commit_check'
+      | 'override_backend',
     label: string,
     onToggle?: (checked: boolean) => void,
   ) => (
@@ -416,6 +424,23 @@ export function TemplateForm({
           </Section>
         ) : null}
         <Section title={t('form.sections.options')}>
+          {usesBackend(app) ? (
+            <Box sx={grid}>
+              {toggle('override_backend', t('form.overrideBackend'))}
+              {overrideBackend ? (
+                <FormTextField
+                  control={control}
+                  name="backend_filename"
+                  label={t('form.backendFilename')}
+                  placeholder={DEFAULT_BACKEND_FILENAME}
+                  autoComplete="off"
+                  fullWidth
+                  hint={t('form.backendFilenameHelp')}
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
+              ) : null}
+            </Box>
+          ) : null}
           {toggle('suppress_success_alerts', t('form.suppressSuccessAlerts'))}
           <Box sx={grid}>
             {text('runner_tag', t('form.runnerTag'), { helperText: t('form.runnerTagHelp') })}

@@ -19,6 +19,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { ErrorAlert } from '../../../components/error-alert'
 import { LoadingState } from '../../../components/loading-state'
 import { useSnackbar } from '../../../hooks/use-snackbar'
+import { WorkspaceBackend } from '../../terraform/components/workspace-backend'
 import { useTemplateResources, useTemplateWorkspaces } from '../api/resources'
 import { ownedBy, useWorkspaceMutations, workspaceType } from '../api/workspaces'
 import { templateFormSchema, templateToFormValues, toTemplateBody } from '../utils/template-values'
@@ -29,7 +30,8 @@ type DialogState = 'new' | 'edit' | 'attach' | 'delete' | null
 /**
  * The workspaces of a Terraform or OpenTofu template: one button each (the default one, which
  * tasks use, has a check mark), and for people who manage resources: new, attach, make default,
- * detach, delete and edit.
+ * detach, delete and edit. Under them, the selected workspace's HTTP backend: aliases, state
+ * lock and stored state versions.
  */
 export function TemplateWorkspaces({
   projectId,
@@ -235,6 +237,16 @@ export function TemplateWorkspaces({
         ) : null}
       </Paper>
       {list.length === 0 && !canManage ? <EmptyState title={t('workspaces.empty')} /> : null}
+      {selected ? (
+        <WorkspaceBackend
+          // Another workspace starts with its own expanded rows, pages and dialogs.
+          key={selected.id}
+          projectId={projectId}
+          inventoryId={selected.id}
+          keys={resources.keys}
+          canManage={canManage}
+        />
+      ) : null}
       {dialog === 'new' || dialog === 'edit' ? (
         <WorkspaceDialog
           open

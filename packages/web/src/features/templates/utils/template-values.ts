@@ -3,6 +3,7 @@ import {
   argumentsProblem,
   COMMIT_CHECK_INTERVALS,
   type CreateTemplateBody,
+  isBackendFilename,
   isVaultClientScript,
   MAX_NAME_LENGTH,
   RUNNER_TAG_PATTERN,
@@ -50,12 +51,25 @@ export interface TemplateFormValues {
   commit_check_cron: string
   /** Tasks run only on runners carrying this tag; empty: anywhere. */
   runner_tag: string
+  /**
+   * Terraform and OpenTofu: tasks write an empty `http` backend block into the module directory
+   * (`backend_filename`, empty for backend.tf), so the state goes to the workspace's backend.
+   */
+  override_backend: boolean
+  backend_filename: string
 }
 
 /** The interval a new commit check starts with: every minute. */
 export const DEFAULT_COMMIT_CHECK_CRON: string = COMMIT_CHECK_INTERVALS[0].cron
 
 const BRANCH_OVERRIDE = 'allow_override_branch_in_task'
+const OVERRIDE_BACKEND = 'override_backend'
+const BACKEND_FILENAME = 'backend_filename'
+
+/** Apps whose tasks can keep their state in the workspace's HTTP backend. */
+export function usesBackend(app: string): boolean {
+  return app === 'terraform' || app === 'tofu'
+}
 
 const idText = (id: number | null | undefined) => (id ? String(id) : '')
 const toId = (text: string) => (text === '' ? null : Number(text))
@@ -117,6 +131,11 @@ export function templateToFormValues(
     commit_check: commitCheck !== null,
     commit_check_cron: commitCheck?.cron_format ?? DEFAULT_COMMIT_CHECK_CRON,
     runner_tag: template?.runner_tag ?? '',
+    override_backend: template?.task_params?.[OVERRIDE_BACKEND] === true,
+    backend_filename:
+      typeof template?.task_params?.[BACKEND_FILENAME] === 'string'
+        ? template.task_params[BACKEND_FILENAME]
+        : '',
   }
 }
 
@@ -181,6 +200,8 @@ export function templateFormSchema(t: TFunction<'templates'>) {
         .trim()
         .max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH }))
         .refine((v) => v === '' || RUNNER_TAG_PATTERN.test(v), t('form.runnerTagInvalid')),
+      override_backend: z.boolean(),
+      backend_filename: z.string().trim(),
     })
     .superRefine((values, ctx) => {
       const fields = appFields(values.app)
@@ -205,6 +226,14 @@ export function templateFormSchema(t: TFunction<'templates'>) {
       }
       if (values.commit_check && values.commit_check_cron === '') {
         issue(['commit_check_cron'], t('form.commitCheckIntervalRequired'))
+      }
+      if (
+        usesBackend(values.app) &&
+        values.override_backend &&
+        values.backend_filename !== '' &&
+        !isBackendFilename(values.backend_filename)
+      ) {
+        issue(['backend_filename'], t('form.backendFilenameInvalid'))
       }
       if (fields.environment === 'required' && values.environment_id === '') {
         issue(['environment_id'], t('form.environmentRequired'))
@@ -259,11 +288,21 @@ export function toTemplateBody(values: TemplateFormOutput, projectId: number): C
   }
 }
 
-/** The template's task parameters with the branch override flag set or cleared. */
+/**
+ * The template's task parameters with the branch override flag and, for Terraform and OpenTofu,
+ * the backend override set or cleared; the others are kept as they are.
+ */
 function taskParams(values: TemplateFormOutput): Record<string, unknown> | null {
   const params: Record<string, unknown> = { ...(values.task_params ?? {}) }
   if (values.allow_override_branch_in_task) params[BRANCH_OVERRIDE] = true
   else delete params[BRANCH_OVERRIDE]
+  if (usesBackend(values.app)) {
+    if (values.override_backend) params[OVERRIDE_BACKEND] = true
+    else delete params[OVERRIDE_BACKEND]
+    if (values.override_backend && values.backend_filename !== '') {
+      params[BACKEND_FILENAME] = values.backend_filename
+    } else delete params[BACKEND_FILENAME]
+  }
   return Object.keys(params).length > 0 ? params : null
 }
 
