@@ -374,6 +374,28 @@ export interface TerraformLockTable {
   created: string
 }
 
+/** One alert to deliver in the background (see the alerts module). */
+export interface AlertOutboxTable {
+  id: Id
+  task_id: number
+  project_id: number
+  /** email, telegram, slack, teams, rocketchat, dingtalk, gotify, discord, mattermost, webhook */
+  channel: string
+  /** The email address for email; null for chat channels. */
+  recipient: string | null
+  /** The rendered message (JSON); never an address or a secret of the channel. */
+  payload: string
+  /** pending, sending, sent or failed. */
+  status: string
+  attempts: Generated<number>
+  next_attempt_at: string
+  /** Server process sending it now. */
+  claimed_by: string | null
+  claimed_at: string | null
+  last_error: string | null
+  created: string
+}
+
 export interface Database {
   user: UserTable
   user_totp: UserTotpTable
@@ -404,4 +426,5 @@ export interface Database {
   terraform_state: TerraformStateTable
   terraform_state_chunk: TerraformStateChunkTable
   terraform_lock: TerraformLockTable
+  alert_outbox: AlertOutboxTable
 }

@@ -3,6 +3,7 @@ import type { Db } from '@flagman/db'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { SecretBox } from './lib/secret-box.js'
+import { alertsModule } from './modules/alerts/index.js'
 import { appsRoutes } from './modules/apps/index.js'
 import { backupRoutes } from './modules/backup/index.js'
 import { authRoutes } from './modules/auth/auth.routes.js'
@@ -91,6 +92,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   appsRoutes(app)
   templatesRoutes(app)
   const tasks = tasksModule(app)
+  alertsModule(app, tasks)
   schedulesModule(app, tasks)
   integrationsRoutes(app)
   await receiverRoutes(app)
