@@ -24,6 +24,7 @@ import {
   runnerProtocolRoutes,
 } from './runners/runners.routes.js'
 import { scheduleRoutes } from './schedules/schedules.routes.js'
+import { subscriptionRoutes } from './subscription/subscription.routes.js'
 import * as system from './system/system.routes.js'
 import { activeTaskRoutes, taskRoutes } from './tasks/tasks.routes.js'
 import { appRoutes, templateRoutes } from './templates/templates.routes.js'
@@ -66,4 +67,5 @@ export const ROUTES: readonly RouteDef[] = [
   ...routesOf(projectRunnerRoutes),
   ...routesOf(runnerProtocolRoutes),
   ...routesOf(alertRoutes),
+  ...routesOf(subscriptionRoutes),
 ]

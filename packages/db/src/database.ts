@@ -99,6 +99,8 @@ export interface EnvironmentTable {
   password: string | null
   json: string
   env: string | null
+  /** Docker image chosen in the console; null when none is. */
+  image: string | null
   created: string
 }
 

@@ -16,6 +16,7 @@ import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
 import { runnersModule } from './modules/runners/index.js'
 import { schedulesModule } from './modules/schedules/index.js'
+import { subscriptionModule } from './modules/subscription/index.js'
 import { systemRoutes } from './modules/system/index.js'
 import { tasksModule } from './modules/tasks/index.js'
 import { teamRoutes } from './modules/team/index.js'
@@ -99,6 +100,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   runnersModule(app)
   await registerRealtime(app, tasks.events)
   backupRoutes(app)
+  subscriptionModule(app)
 
   await registerStatic(app, config.webDir)
   return app

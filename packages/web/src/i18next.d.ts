@@ -4,15 +4,18 @@ import type apps from './locales/en/apps.json'
 import type auth from './locales/en/auth.json'
 import type common from './locales/en/common.json'
 import type environments from './locales/en/environments.json'
+import type install from './locales/en/install.json'
 import type integrations from './locales/en/integrations.json'
 import type inventories from './locales/en/inventories.json'
 import type keys from './locales/en/keys.json'
+import type news from './locales/en/news.json'
 import type projects from './locales/en/projects.json'
 import type references from './locales/en/references.json'
 import type repositories from './locales/en/repositories.json'
 import type runners from './locales/en/runners.json'
 import type schedules from './locales/en/schedules.json'
 import type shell from './locales/en/shell.json'
+import type subscription from './locales/en/subscription.json'
 import type team from './locales/en/team.json'
 import type tasks from './locales/en/tasks.json'
 import type templates from './locales/en/templates.json'
@@ -41,6 +44,9 @@ declare module 'i18next' {
       schedules: typeof schedules
       integrations: typeof integrations
       runners: typeof runners
+      subscription: typeof subscription
+      install: typeof install
+      news: typeof news
     }
   }
 }

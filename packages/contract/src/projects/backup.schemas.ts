@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { MAX_NAME_LENGTH, typeError } from '../common/fields.js'
+import { EnvironmentImage } from '../resources/environments.schemas.js'
 import { MAX_TEXT_BYTES, utf8Length } from '../resources/refs.schemas.js'
 import { MAX_TIMEZONE_LENGTH, MISSED_RUN_POLICIES } from '../schedules/schedules.schemas.js'
 
@@ -65,6 +66,7 @@ export const BackupEnvironment = z.object({
     .nullish(),
   json: optionalText,
   env: optionalText,
+  image: EnvironmentImage,
 })
 export const BackupView = z.object({
   title: name('view title'),

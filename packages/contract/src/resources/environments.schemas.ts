@@ -7,6 +7,30 @@ export const SECRET_TYPES = ['var', 'env'] as const
 export const SecretType = z.enum(SECRET_TYPES, { error: 'secret type must be var or env' })
 export type SecretType = z.infer<typeof SecretType>
 
+/** Versions of the runner images offered for an environment (oldest first). */
+const DIND_RUNNER_VERSIONS = [0, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((patch) => `v2.0.${patch}`)
+const NODEJS_RUNNER_VERSIONS = [0, 3, 4, 5, 6, 7, 8, 9, 10].map((patch) => `v2.0.${patch}`)
+
+/** Docker images an environment may choose, as `<name>:<version>`. */
+export const ENVIRONMENT_IMAGES: readonly string[] = [
+  ...DIND_RUNNER_VERSIONS.map((version) => `dind-runner:${version}`),
+  ...NODEJS_RUNNER_VERSIONS.map((version) => `nodejs-runner:${version}`),
+]
+
+/**
+ * One of ENVIRONMENT_IMAGES; empty or null means none. Omitted on update keeps the stored one,
+ * so clients that do not know the field leave it alone.
+ */
+export const EnvironmentImage = z
+  .string({ error: typeError('image', 'a string') })
+  .max(MAX_NAME_LENGTH, 'image is too long')
+  .refine((value) => value === '' || ENVIRONMENT_IMAGES.includes(value), {
+    error: 'image must be one of the offered Docker images',
+  })
+  .nullable()
+  .optional()
+  .transform((value) => (value === undefined ? undefined : value || null))
+
 export const EnvironmentSecret = z.object({
   id: Id,
   type: SecretType,
@@ -25,6 +49,11 @@ export const Environment = z.object({
   password: z.string().nullable(),
   json: z.string(),
   env: z.string().nullable(),
+  /**
+   * Docker image chosen for the environment's tasks; null when none is. Absent in answers of
+   * servers of the compatible API, which keep no such field.
+   */
+  image: z.string().nullable().optional(),
   secrets: z.array(EnvironmentSecret).nullable(),
 })
 export type Environment = z.infer<typeof Environment>
@@ -90,6 +119,7 @@ const environmentFields = {
     .optional(),
   json: longText('Extra variables').default('{}'),
   env: longText('Environment variables').nullable().optional(),
+  image: EnvironmentImage,
   secrets: z
     .array(z.preprocess((row) => withOperation(row), SecretChange))
     .max(1000)

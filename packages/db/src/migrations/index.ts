@@ -13,6 +13,7 @@ import * as m0010 from './202611240005_ldap_managed_access.js'
 import * as m0011 from './202611240006_runner_queue.js'
 import * as m0012 from './202611240007_terraform_backend.js'
 import * as m0013 from './202611240008_alert_outbox.js'
+import * as m0014 from './202611240009_environment_image.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611240006_runner_queue': m0011,
   '202611240007_terraform_backend': m0012,
   '202611240008_alert_outbox': m0013,
+  '202611240009_environment_image': m0014,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

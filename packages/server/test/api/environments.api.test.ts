@@ -1,4 +1,11 @@
-import { Environment, Event, MAX_TEXT_BYTES, type EnvironmentSecret } from '@flagman/contract'
+import {
+  Environment,
+  Event,
+  MAX_TEXT_BYTES,
+  Project,
+  ProjectBackup,
+  type EnvironmentSecret,
+} from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -98,6 +105,7 @@ describe.each(dialects())('environments on %s', (dialect) => {
       password: '',
       json: '{"region": "eu-west-1", "replicas": 3}',
       env: '{"LOG_LEVEL": "debug"}',
+      image: null,
       secrets: [
         blank({
           id: expect.any(Number),
@@ -177,6 +185,47 @@ describe.each(dialects())('environments on %s', (dialect) => {
         `Environment ${renamed} deleted`,
       ]),
     )
+  })
+
+  it('stores the chosen Docker image, keeps it when omitted and carries it in backups', async () => {
+    const env = await p.environment(unique('image'), { image: 'dind-runner:v2.0.10' })
+    expect(env.image).toBe('dind-runner:v2.0.10')
+    expect((await p.get(`/environment/${env.id}`, Environment)).image).toBe('dind-runner:v2.0.10')
+    // A client that does not know the field leaves it alone.
+    const { image: _image, ...withoutImage } = env
+    expectNoContent(await put(withoutImage as Environment, {}))
+    expect((await p.get(`/environment/${env.id}`, Environment)).image).toBe('dind-runner:v2.0.10')
+    expectNoContent(await put(env, { image: 'nodejs-runner:v2.0.3' }))
+    expect((await p.get(`/environment/${env.id}`, Environment)).image).toBe('nodejs-runner:v2.0.3')
+    // Empty means none.
+    expectNoContent(await put(env, { image: '' }))
+    expect((await p.get(`/environment/${env.id}`, Environment)).image).toBeNull()
+    expectNoContent(await put(env, { image: 'nodejs-runner:v2.0.3' }))
+
+    const before = await rows()
+    for (const image of ['ubuntu:24.04', 'nodejs-runner:v2.0.1', 'dind-runner:v2.0.1', 42]) {
+      expectError(await p.request('POST', '/environment', body({ image })), 400, /image/)
+      expectError(await put(env, { image }), 400, /image/)
+    }
+    expect(await rows()).toBe(before)
+
+    const backup = expectBody(
+      await world.request('GET', `/api/project/${p.projectId}/backup`, { as: admin.as }),
+      200,
+      ProjectBackup,
+    )
+    expect(backup.environments.find((e) => e.name === env.name)?.image).toBe('nodejs-runner:v2.0.3')
+    const restored = expectBody(
+      await world.request('POST', '/api/projects/restore', {
+        as: admin.as,
+        json: { ...backup, meta: { ...backup.meta, name: unique('restored') } },
+      }),
+      200,
+      Project,
+    )
+    const copy = new ProjectResources(world.request.bind(world), admin.as, restored.id)
+    const copied = (await copy.list('/environment', Environment)).find((e) => e.name === env.name)
+    expect(copied?.image).toBe('nodejs-runner:v2.0.3')
   })
 
   it('defaults extra variables to an empty object and accepts no environment variables', async () => {

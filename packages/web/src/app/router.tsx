@@ -22,6 +22,8 @@ const chunks = {
   keys: () => import('./routes/project/keys'),
   repositories: () => import('./routes/project/repositories'),
   activity: () => import('./routes/project/activity'),
+  install: () => import('./routes/project/install'),
+  news: () => import('./routes/project/news'),
   schedule: () => import('./routes/project/schedule'),
   integrations: () => import('./routes/project/integrations'),
   integration: () => import('./routes/project/integration'),
@@ -56,6 +58,8 @@ const PROJECT_PAGE_CHUNKS: Record<string, () => Promise<unknown>> = {
   keys: chunks.keys,
   repositories: chunks.repositories,
   activity: chunks.activity,
+  install: chunks.install,
+  news: chunks.news,
   schedule: chunks.schedule,
   integrations: chunks.integrations,
   runners: chunks.runners,
@@ -103,6 +107,7 @@ const environmentRoute = lazyComponent(chunks.environment, (m) => m.EnvironmentR
 const keysRoute = lazyComponent(chunks.keys, (m) => m.KeysRoute)
 const repositoriesRoute = lazyComponent(chunks.repositories, (m) => m.RepositoriesRoute)
 const activityRoute = lazyComponent(chunks.activity, (m) => m.ActivityRoute)
+const installRoute = lazyComponent(chunks.install, (m) => m.InstallRoute)
 const scheduleRoute = lazyComponent(chunks.schedule, (m) => m.ScheduleRoute)
 const integrationsRoute = lazyComponent(chunks.integrations, (m) => m.IntegrationsRoute)
 const integrationRoute = lazyComponent(chunks.integration, (m) => m.IntegrationRoute)
@@ -180,6 +185,12 @@ export const routes: RouteObject[] = [
               { path: paths.projectKeys.path, lazy: keysRoute },
               { path: paths.projectRepositories.path, lazy: repositoriesRoute },
               { path: paths.projectActivity.path, lazy: activityRoute },
+              { path: paths.projectInstall.path, lazy: installRoute },
+              { path: `${paths.projectInstall.path}/:tab`, lazy: installRoute },
+              {
+                path: paths.projectNews.path,
+                lazy: lazyComponent(chunks.news, (m) => m.NewsRoute),
+              },
               { path: paths.projectSchedule.path, lazy: scheduleRoute },
               { path: paths.projectIntegrations.path, lazy: integrationsRoute },
               { path: paths.projectIntegration.path, lazy: integrationRoute },

@@ -78,6 +78,15 @@ export const paths = {
     path: 'activity',
     href: (projectId: number) => `/project/${projectId}/activity`,
   },
+  projectInstall: {
+    path: 'install',
+    href: (projectId: number, tab: 'images' | 'configs' | null = null) =>
+      tab === null ? `/project/${projectId}/install` : `/project/${projectId}/install/${tab}`,
+  },
+  projectNews: {
+    path: 'news',
+    href: (projectId: number) => `/project/${projectId}/news`,
+  },
 } as const
 
 /** The pages of a project whose last visit is remembered. */

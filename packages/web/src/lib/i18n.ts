@@ -22,6 +22,9 @@ export const NAMESPACES = [
   'schedules',
   'integrations',
   'runners',
+  'subscription',
+  'install',
+  'news',
 ] as const
 export type Namespace = (typeof NAMESPACES)[number]
 

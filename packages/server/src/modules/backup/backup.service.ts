@@ -179,7 +179,7 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
     keys: keys.map((k) => ({ name: renamed.keys.get(k.id)!, type: k.type })),
     environments: environments.map((e) =>
       // The password is a secret: like the others it stays out of the file.
-      compact({ name: renamed.envs.get(e.id)!, json: e.json, env: e.env }),
+      compact({ name: renamed.envs.get(e.id)!, json: e.json, env: e.env, image: e.image }),
     ),
     views: views.map((v) => ({ title: renamed.views.get(v.id)!, position: v.position })),
     repositories: repositories.map((r) =>

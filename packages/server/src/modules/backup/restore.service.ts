@@ -201,6 +201,7 @@ export async function restoreProject(
           password: e.password ? secrets.encrypt(e.password) : null,
           json: e.json || '{}',
           env: e.env ?? null,
+          image: e.image ?? null,
           created,
         }),
       )

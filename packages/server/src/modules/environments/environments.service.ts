@@ -39,6 +39,7 @@ function toEnvironment(row: Row, secrets: EnvironmentSecret[] | null): Environme
     password: row.password === null || row.password === '' ? null : '',
     json: row.json,
     env: row.env,
+    image: row.image,
     secrets,
   }
 }
@@ -187,6 +188,8 @@ function columns(input: CreateInput) {
     name: input.name,
     json: input.json.trim() === '' ? '{}' : input.json,
     env: input.env ?? null,
+    // Omitted on update keeps the stored image (see EnvironmentImage).
+    ...(input.image !== undefined ? { image: input.image } : {}),
   }
 }
 

@@ -4,6 +4,8 @@ import EventIcon from '@mui/icons-material/Event'
 import DashboardIcon from '@mui/icons-material/Dashboard'
 import DataObjectIcon from '@mui/icons-material/DataObject'
 import DnsIcon from '@mui/icons-material/Dns'
+import DownloadIcon from '@mui/icons-material/Download'
+import NewspaperIcon from '@mui/icons-material/Newspaper'
 import NotificationsNoneIcon from '@mui/icons-material/NotificationsNone'
 import MemoryIcon from '@mui/icons-material/Memory'
 import PeopleIcon from '@mui/icons-material/People'
@@ -73,6 +75,8 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
     'schedules',
     'integrations',
     'runners',
+    'install',
+    'news',
   ])
   const { user, projects } = useSession()
   const navigate = useNavigate()
@@ -160,6 +164,17 @@ export function DrawerContent({ projectId, onNavigate }: DrawerContentProps) {
       to: paths.projectActivity.href(project.id),
       label: t('activity:menu'),
       icon: <NotificationsNoneIcon />,
+    })
+    entries.push({
+      to: paths.projectInstall.href(project.id),
+      label: t('install:title'),
+      icon: <DownloadIcon />,
+      alsoActive: [`${paths.projectInstall.href(project.id)}/`],
+    })
+    entries.push({
+      to: paths.projectNews.href(project.id),
+      label: t('news:title'),
+      icon: <NewspaperIcon />,
     })
   }
 

@@ -1,5 +1,6 @@
 import { displayVersion } from '@flagman/contract'
 import AppsIcon from '@mui/icons-material/Apps'
+import CardMembershipIcon from '@mui/icons-material/CardMembership'
 import GroupIcon from '@mui/icons-material/Group'
 import KeyIcon from '@mui/icons-material/Key'
 import LogoutIcon from '@mui/icons-material/Logout'
@@ -28,6 +29,10 @@ const EditAccountDialog = lazy(async () => ({
   default: (await import('../../../features/users/components/edit-account-dialog'))
     .EditAccountDialog,
 }))
+const SubscriptionDialog = lazy(async () => ({
+  default: (await import('../../../features/subscription/components/subscription-dialog'))
+    .SubscriptionDialog,
+}))
 const ApiTokensDialog = lazy(async () => ({
   default: (await import('../../../features/users/components/api-tokens-dialog')).ApiTokensDialog,
 }))
@@ -37,6 +42,7 @@ export function UserMenu() {
   const { t: tApps } = useTranslation('apps')
   const { t: tTasks } = useTranslation('tasks')
   const { t: tRunners } = useTranslation('runners')
+  const { t: tSubscription } = useTranslation('subscription')
   const { user, info } = useSession()
   const navigate = useNavigate()
   const logout = useLogout()
@@ -48,6 +54,9 @@ export function UserMenu() {
   const [tokensOpen, setTokensOpen] = useState(false)
   const [tokensOpened, setTokensOpened] = useState(false)
   if (tokensOpen && !tokensOpened) setTokensOpened(true)
+  const [subscriptionOpen, setSubscriptionOpen] = useState(false)
+  const [subscriptionOpened, setSubscriptionOpened] = useState(false)
+  if (subscriptionOpen && !subscriptionOpened) setSubscriptionOpened(true)
   const menuId = useId()
   const close = () => setAnchor(null)
 
@@ -146,6 +155,19 @@ export function UserMenu() {
             <ListItemText>{tTasks('active.title')}</ListItemText>
           </MenuItem>
         ) : null}
+        {user.admin ? (
+          <MenuItem
+            onClick={() => {
+              close()
+              setSubscriptionOpen(true)
+            }}
+          >
+            <ListItemIcon>
+              <CardMembershipIcon />
+            </ListItemIcon>
+            <ListItemText>{tSubscription('menu')}</ListItemText>
+          </MenuItem>
+        ) : null}
         <MenuItem
           onClick={() => {
             close()
@@ -179,6 +201,11 @@ export function UserMenu() {
       {editOpened && (
         <Suspense fallback={null}>
           <EditAccountDialog open={editing} user={user} onClose={() => setEditing(false)} />
+        </Suspense>
+      )}
+      {subscriptionOpened && (
+        <Suspense fallback={null}>
+          <SubscriptionDialog open={subscriptionOpen} onClose={() => setSubscriptionOpen(false)} />
         </Suspense>
       )}
       {tokensOpened && (

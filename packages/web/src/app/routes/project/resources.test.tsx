@@ -289,6 +289,8 @@ describe('read-only pages', { timeout: SLOW_TEST_MS }, () => {
       'Runners',
       'Team',
       'Activity',
+      'Install',
+      'News',
     ])
   })
 })
@@ -362,7 +364,8 @@ describe('pages', { timeout: SLOW_TEST_MS }, () => {
     const rows = within(table).getAllByRole('row').slice(1)
     expect(rows.map((row) => within(row).getAllByRole('cell')[2]?.textContent)).toEqual([
       'Repository site created',
-      'Access Key deploy created',
+      // Reworded from its parts by the console, like every created/updated/deleted entry.
+      'Key deploy created',
     ])
     expect(within(rows[0] as HTMLElement).getByText('bob')).toBeInTheDocument()
   })

@@ -2,8 +2,10 @@ import type { Project } from '@flagman/contract'
 import Stack from '@mui/material/Stack'
 import { useNavigate } from 'react-router-dom'
 import { paths } from '../../../config/paths'
+import { BackupSection } from '../../../features/projects/components/backup-section'
 import { DeleteProjectSection } from '../../../features/projects/components/delete-project-section'
 import { ProjectSettingsForm } from '../../../features/projects/components/project-settings-form'
+import { TestAlertSection } from '../../../features/projects/components/test-alert-section'
 import { projectAfterDelete } from '../../../features/projects/utils/choose-project'
 import { storeProjectId } from '../../../lib/storage'
 import { DashboardHeader } from '../../layouts/dashboard-header'
@@ -27,6 +29,8 @@ export function SettingsRoute() {
       <DashboardHeader tab="settings" />
       <Stack spacing={3} sx={{ p: { xs: 2, sm: 3 }, maxWidth: 800 }}>
         <ProjectSettingsForm project={project} canUpdate={canUpdate} />
+        <TestAlertSection projectId={project.id} canUpdate={canUpdate} />
+        <BackupSection project={project} />
         <DeleteProjectSection project={project} canUpdate={canUpdate} onDeleted={afterDelete} />
       </Stack>
     </>

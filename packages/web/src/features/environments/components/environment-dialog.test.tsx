@@ -96,6 +96,30 @@ describe('EnvironmentDialog', { timeout: SLOW_TEST_MS }, () => {
     ])
   })
 
+  it('offers the Docker images, shows the stored one and sends the choice', async () => {
+    const withImage: Environment = { ...staging, image: 'dind-runner:v2.0.10' }
+    const { requests } = mockFetch({
+      'GET /api/project/3/environment/4': { body: { ...withImage, secrets: [] } },
+      'PUT /api/project/3/environment/4': { status: 204 },
+    })
+    renderDialog(withImage)
+    const image = await screen.findByRole('combobox', { name: 'Docker image' })
+    expect(image).toHaveTextContent('dind-runner:v2.0.10')
+    await userEvent.click(image)
+    const options = screen.getAllByRole('option').map((option) => option.textContent)
+    expect(options).toHaveLength(1 + 10 + 9)
+    expect(options.slice(0, 3)).toEqual(['None', 'dind-runner:v2.0.10', 'dind-runner:v2.0.9'])
+    expect(options).toContain('dind-runner:v2.0.0')
+    expect(options).not.toContain('dind-runner:v2.0.1')
+    expect(options).toContain('nodejs-runner:v2.0.3')
+    expect(options).not.toContain('nodejs-runner:v2.0.2')
+    await userEvent.click(screen.getByRole('option', { name: 'nodejs-runner:v2.0.3' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
+    expect(await screen.findByText('Environment staging saved')).toBeInTheDocument()
+    const put = requests.find((request) => request.method === 'PUT')?.body
+    expect(put).toMatchObject({ image: 'nodejs-runner:v2.0.3' })
+  })
+
   it('sends only the secret operations of the edit', async () => {
     const { requests } = mockFetch({
       'GET /api/project/3/environment/4': { body: stagingWithSecrets },

@@ -4,6 +4,7 @@ import {
   type CreateEnvironmentBody,
   type Environment,
   type UpdateEnvironmentBody,
+  ENVIRONMENT_IMAGES,
   MAX_NAME_LENGTH,
   MAX_SECRET_LENGTH,
   MAX_TEXT_BYTES,
@@ -37,6 +38,8 @@ export interface EnvironmentFormValues {
   password: string
   /** Removes the stored password on save. */
   clearPassword: boolean
+  /** The chosen Docker image; empty for none. */
+  image: string
   json: string
   env: string
   secrets: SecretRow[]
@@ -61,6 +64,7 @@ export function environmentFormSchema(t: TFunction<'environments'>) {
       .max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH })),
     password: z.string().max(MAX_NAME_LENGTH, t('form.tooLong', { max: MAX_NAME_LENGTH })),
     clearPassword: z.boolean(),
+    image: z.string().refine((image) => image === '' || ENVIRONMENT_IMAGES.includes(image)),
     json: jsonText,
     env: jsonText,
     secrets: z.array(
@@ -92,6 +96,7 @@ export function environmentToFormValues(environment: Environment | null): Enviro
     name: environment?.name ?? '',
     password: '',
     clearPassword: false,
+    image: environment?.image ?? '',
     json: environment?.json || '{}',
     env: environment?.env || '{}',
     secrets: (environment?.secrets ?? []).map(secretToRow),
@@ -117,10 +122,21 @@ export function toEnvironmentBody(
     name: values.name,
     project_id: projectId,
     ...(clear ? { clear_password: true } : values.password ? { password: values.password } : {}),
+    image: values.image || null,
     json: values.json,
     env: values.env,
     secrets: secretChanges(environment?.secrets ?? [], values.secrets),
   }
+}
+
+/** The offered images grouped by name (`dind-runner`, `nodejs-runner`), newest version first. */
+function imagesNewestFirst(): string[] {
+  const groups = new Map<string, string[]>()
+  for (const image of ENVIRONMENT_IMAGES) {
+    const name = image.split(':')[0] ?? image
+    groups.set(name, [image, ...(groups.get(name) ?? [])])
+  }
+  return [...groups.values()].flat()
 }
 
 export interface EnvironmentFormProps {
@@ -220,6 +236,29 @@ export function EnvironmentForm({ id, environment, onSubmit }: EnvironmentFormPr
             />
           ) : null}
         </Box>
+        <Controller
+          name="image"
+          control={control}
+          render={({ field }) => (
+            <TextField
+              {...field}
+              inputRef={field.ref}
+              select
+              label={t('form.image')}
+              helperText={t('form.imageHint')}
+              fullWidth
+            >
+              <MenuItem value="">
+                <em>{t('form.noImage')}</em>
+              </MenuItem>
+              {imagesNewestFirst().map((image) => (
+                <MenuItem key={image} value={image}>
+                  {image}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        />
         {variables('json', t('form.extraVariables'))}
         {variables('env', t('form.environmentVariables'))}
         <Box component="section" aria-labelledby={secretsHeadingId}>

@@ -6,6 +6,7 @@ import TableCell from '@mui/material/TableCell'
 import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
+import Typography from '@mui/material/Typography'
 import { useTranslation } from 'react-i18next'
 import { RowActions } from '../../../components/row-actions'
 
@@ -39,7 +40,14 @@ export function EnvironmentsTable({
           <TableBody>
             {environments.map((environment) => (
               <TableRow key={environment.id} hover>
-                <TableCell sx={{ wordBreak: 'break-word' }}>{environment.name}</TableCell>
+                <TableCell sx={{ wordBreak: 'break-word' }}>
+                  {environment.name}
+                  {environment.image ? (
+                    <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                      {t('table.image', { image: environment.image })}
+                    </Typography>
+                  ) : null}
+                </TableCell>
                 {canManage ? (
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                     <RowActions

@@ -1,0 +1,1 @@
+export { subscriptionModule } from './subscription.routes.js'

@@ -1,0 +1,5 @@
+import { NewsPage } from '../../../features/news/components/news-page'
+
+export function NewsRoute() {
+  return <NewsPage />
+}
