@@ -97,7 +97,7 @@ test.describe('preferences', () => {
 
     await page.getByRole('button', { name: /^Language/ }).click()
     const menu = page.getByRole('menu')
-    await expect(menu.getByRole('menuitem')).toHaveCount(12)
+    await expect(menu.getByRole('menuitem')).toHaveCount(16)
     await expect(menu.getByRole('menuitem').first()).toContainText('System')
     // The language change reloads the page.
     await Promise.all([

@@ -108,8 +108,10 @@ test.describe('users', () => {
     await expect(menu.getByRole('menuitem', { name: 'Users' })).toHaveCount(0)
     await page.keyboard.press('Escape')
 
+    // The page says who it is for instead of sending the user elsewhere without a word.
     await page.goto('/users')
-    await expect(page).toHaveURL(new RegExp(`/project/${projects[0]!.id}/history$`))
+    await expect(page).toHaveURL(/\/users$/)
+    await expect(page.getByText('For administrators only')).toBeVisible()
     await expect(page.getByRole('heading', { level: 1, name: 'Users' })).toHaveCount(0)
   })
 })

@@ -51,7 +51,7 @@ program
     if (existsSync(passwordFile)) {
       console.log(
         `Sign in as "${cfg.adminLogin}" with the password stored in ${passwordFile}; ` +
-          'change it in the console, then delete the file.',
+          'the file is removed once that password has been changed.',
       )
     }
     let stopping = false

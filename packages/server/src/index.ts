@@ -9,4 +9,7 @@ export {
   updateUser,
   findUserByLogin,
   listUserRows,
+  holdsInitialPassword,
+  removeInitialPasswordFile,
+  type PasswordRules,
 } from './modules/users/index.js'

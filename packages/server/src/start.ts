@@ -11,7 +11,12 @@ import type { FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { ENCRYPTION_KEY_FILE } from './lib/secret-box.js'
 import { randomPassword } from './lib/secrets.js'
-import { createUser } from './modules/users/index.js'
+import {
+  createUser,
+  INITIAL_PASSWORD_FILE,
+  passwordTooShortMessage,
+  removeStaleInitialPassword,
+} from './modules/users/index.js'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -20,8 +25,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-/** File in the data folder that holds a generated first-admin password. */
-export const INITIAL_PASSWORD_FILE = 'initial-admin-password'
+export { INITIAL_PASSWORD_FILE }
 
 /**
  * Creates the first administrator when there are no users: with FLAGMAN_ADMIN_PASSWORD when
@@ -31,14 +35,29 @@ async function ensureFirstAdmin(db: Db, config: Config, app: FastifyInstance): P
   const any = await db.kysely.selectFrom('user').select('id').limit(1).executeTakeFirst()
   if (any) return
   const generated = config.adminPassword === ''
-  const password = generated ? randomPassword() : config.adminPassword
-  await createUser(db, null, {
-    username: config.adminLogin,
-    name: config.adminName,
-    email: config.adminEmail,
-    password,
-    admin: true,
-  })
+  let password = config.adminPassword
+  // Long enough for any configured minimum.
+  if (generated) while (password.length < config.passwordMinLength) password += randomPassword()
+  // A first administrator with a password nobody else may have is refused, not created
+  // weaker: the server does not start, and the message names both settings.
+  if ([...password].length < config.passwordMinLength) {
+    throw new Error(
+      `FLAGMAN_ADMIN_PASSWORD is too short: ${passwordTooShortMessage(config.passwordMinLength)} ` +
+        '(FLAGMAN_PASSWORD_MIN_LENGTH)',
+    )
+  }
+  await createUser(
+    db,
+    null,
+    {
+      username: config.adminLogin,
+      name: config.adminName,
+      email: config.adminEmail,
+      password,
+      admin: true,
+    },
+    { minLength: config.passwordMinLength },
+  )
   if (generated) {
     ensurePrivateFolder(config.dataDir)
     const file = join(config.dataDir, INITIAL_PASSWORD_FILE)
@@ -79,7 +98,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const encrypted = await encryptStoredPasswords(db, app.secrets)
   if (encrypted > 0)
     app.log.info(`Encrypted ${encrypted} environment password(s) stored in plain text`)
-  await ensureFirstAdmin(db, config, app)
+  try {
+    await ensureFirstAdmin(db, config, app)
+  } catch (error) {
+    await app.close()
+    await db.destroy()
+    throw error
+  }
+  const removed = await removeStaleInitialPassword(db, config.dataDir, config.adminLogin)
+  if (removed) app.log.info(removed)
   const { startTasks } = await import('./modules/tasks/index.js')
   await startTasks(app)
   const { startSchedules } = await import('./modules/schedules/index.js')

@@ -3,7 +3,9 @@ import {
   createUser,
   deleteUser,
   findUserByLogin,
+  holdsInitialPassword,
   listUserRows,
+  removeInitialPasswordFile,
   setPassword,
   updateUser,
 } from '@flagman/server'
@@ -52,8 +54,10 @@ export function userCommands(program: Command): void {
         admin: Boolean(opts.admin),
       })
       if (!parsed.success) throw new CliError(describeIssues(parsed.error.issues))
-      await withDb(async (db) => {
-        const created = await createUser(db, null, parsed.data)
+      await withDb(async (db, cfg) => {
+        const created = await createUser(db, null, parsed.data, {
+          minLength: cfg.passwordMinLength,
+        })
         console.log(`User ${created.username} created${created.admin ? ' (administrator)' : ''}`)
       })
     })
@@ -96,22 +100,32 @@ export function userCommands(program: Command): void {
       if (name === undefined && email === undefined && password === undefined && !opts.admin) {
         throw new CliError('Nothing to change: give --password, --name, --email or --admin')
       }
-      await withDb(async (db) => {
+      await withDb(async (db, cfg) => {
         const row = await findUserByLogin(db, opts.login)
         if (!row) throw new CliError(`No user with login ${opts.login}`)
+        const rules = { minLength: cfg.passwordMinLength }
+        const initial = password ? await holdsInitialPassword(db, cfg.dataDir, row.id) : false
         if (name === undefined && email === undefined && !opts.admin && password !== undefined) {
-          await setPassword(db, null, row.id, password)
+          await setPassword(db, null, row.id, password, rules)
           console.log(`Password of ${row.username} changed`)
-          return
+        } else {
+          await updateUser(
+            db,
+            null,
+            row.id,
+            {
+              username: row.username,
+              name: name ?? row.name,
+              email: email ?? row.email,
+              password,
+              ...(opts.admin ? { admin: true } : {}),
+            },
+            rules,
+          )
+          console.log(`User ${row.username} changed`)
         }
-        await updateUser(db, null, row.id, {
-          username: row.username,
-          name: name ?? row.name,
-          email: email ?? row.email,
-          password,
-          ...(opts.admin ? { admin: true } : {}),
-        })
-        console.log(`User ${row.username} changed`)
+        const removed = initial ? removeInitialPasswordFile(cfg.dataDir) : null
+        if (removed) console.log(removed)
       })
     })
 

@@ -13,6 +13,8 @@ export const SystemInfo = z.object({
   }),
   /** Time zone of schedules that name none; absent from servers of the compatible API. */
   schedule_timezone: z.string().optional(),
+  /** Shortest password the server accepts; absent from servers of the compatible API. */
+  password_min_length: z.number().int().positive().optional(),
 })
 export type SystemInfo = z.infer<typeof SystemInfo>
 

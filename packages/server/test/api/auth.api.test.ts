@@ -110,8 +110,9 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
       web_host: `http://localhost:${new URL(server.url).port}`,
       use_remote_runner: false,
       auth_methods: {},
-      premium_features: { project_runners: true, terraform_backend: false },
+      premium_features: { project_runners: true, terraform_backend: true },
       schedule_timezone: 'UTC',
+      password_min_length: expect.any(Number),
     })
   })
 

@@ -45,7 +45,12 @@ interface BadCase {
 
 const project = (fx: Fixture) => `/api/project/${fx.project.id}`
 const Item = z.object({ id: z.number(), name: z.string() }).catchall(z.unknown())
-const user = { username: 'valid', name: 'Valid', email: 'valid@example.test', password: 'p' }
+const user = {
+  username: 'valid',
+  name: 'Valid',
+  email: 'valid@example.test',
+  password: 'valid-password',
+}
 
 const CASES: BadCase[] = [
   // The body itself.
@@ -623,7 +628,7 @@ describe.each(dialects())('bad input on %s', (dialect) => {
             username: i % 2 ? username : username.toUpperCase(),
             name: 'Racer',
             email: `${username}-${i}@example.test`,
-            password: 'p',
+            password: 'racer-password',
           },
         }),
       ),

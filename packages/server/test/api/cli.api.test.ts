@@ -195,7 +195,7 @@ describe.each(dialects())('flagman user commands on %s', (dialect) => {
       '--login',
       login,
       '--password',
-      'pw',
+      'cli-admin-password',
       '--name',
       'CLI Admin',
       '--email',
@@ -203,7 +203,9 @@ describe.each(dialects())('flagman user commands on %s', (dialect) => {
       '--admin',
     )
     expect(added.stdout).toBe(`User ${login} created (administrator)\n`)
-    const me = await world.request('GET', '/api/user', { as: await world.signIn(login, 'pw') })
+    const me = await world.request('GET', '/api/user', {
+      as: await world.signIn(login, 'cli-admin-password'),
+    })
     expect(expectBody(me, 200, CurrentUser).admin).toBe(true)
 
     // Two administrators: one may go, the other then is the last.

@@ -85,7 +85,7 @@ describe.each(dialects())('password change on %s', (dialect) => {
     expectError(
       await world.request('PUT', `/api/users/${person.id}`, {
         as: person.as,
-        json: { ...profile, password: 'other-1' },
+        json: { ...profile, password: 'other-pass-1' },
       }),
       400,
       'current_password is required to change your own password',
@@ -94,7 +94,7 @@ describe.each(dialects())('password change on %s', (dialect) => {
     expectError(
       await world.request('POST', `/api/users/${person.id}/password`, {
         as: { token },
-        json: { password: 'other-1' },
+        json: { password: 'other-pass-1' },
       }),
       400,
       'current_password is required to change your own password',
@@ -102,7 +102,7 @@ describe.each(dialects())('password change on %s', (dialect) => {
     expectError(
       await world.request('PUT', `/api/users/${person.id}`, {
         as: person.as,
-        json: { ...profile, password: 'other-1', current_password: 'wrong' },
+        json: { ...profile, password: 'other-pass-1', current_password: 'wrong' },
       }),
       400,
       'The current password is incorrect',
@@ -117,10 +117,10 @@ describe.each(dialects())('password change on %s', (dialect) => {
     expectNoContent(
       await world.request('PUT', `/api/users/${person.id}`, {
         as: person.as,
-        json: { ...profile, password: 'other-1', current_password: person.password },
+        json: { ...profile, password: 'other-pass-1', current_password: person.password },
       }),
     )
-    expect(await canSignIn(person.username, 'other-1')).toBe(true)
+    expect(await canSignIn(person.username, 'other-pass-1')).toBe(true)
     // Tokens issued under the old password end; the session of the change goes on.
     expect(await whoAmI({ token })).toBeNull()
     expect(await whoAmI(person.as)).toBe(person.id)
@@ -130,17 +130,22 @@ describe.each(dialects())('password change on %s', (dialect) => {
     const person = await world.newUser()
     for (let i = 0; i < 3; i += 1) {
       expectError(
-        await changeOwn(person, { password: 'x-1', current_password: `wrong-${i}` }),
+        await changeOwn(person, { password: 'next-pass-1', current_password: `wrong-${i}` }),
         400,
         'The current password is incorrect',
       )
     }
-    const locked = await changeOwn(person, { password: 'x-1', current_password: person.password })
+    const locked = await changeOwn(person, {
+      password: 'next-pass-1',
+      current_password: person.password,
+    })
     expectError(locked, 429, /Too many wrong passwords/)
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(await canSignIn(person.username, person.password)).toBe(true)
     await new Promise((resolve) => setTimeout(resolve, 2100))
-    expectNoContent(await changeOwn(person, { password: 'x-1', current_password: person.password }))
+    expectNoContent(
+      await changeOwn(person, { password: 'next-pass-1', current_password: person.password }),
+    )
   })
 
   it('lets an administrator reset another user without it, ending their sessions and tokens', async () => {

@@ -4,8 +4,10 @@ import CssBaseline from '@mui/material/CssBaseline'
 import { ThemeProvider } from '@mui/material/styles'
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { type ReactNode, useMemo, useState } from 'react'
+import { useTranslation } from 'react-i18next'
 import { SnackbarProvider } from '../components/snackbar-provider'
 import { ColorModeContext } from '../hooks/use-color-mode'
+import { FALLBACK_LANGUAGE, matchLanguage } from '../lib/languages'
 import { readStorage, storageKeys, writeStorage } from '../lib/storage'
 import { createAppTheme } from './theme'
 
@@ -53,7 +55,9 @@ export function AppProvider({
     }),
     [darkMode],
   )
-  const theme = useMemo(() => createAppTheme(darkMode), [darkMode])
+  const { i18n } = useTranslation()
+  const language = matchLanguage(i18n.language ?? '') ?? FALLBACK_LANGUAGE
+  const theme = useMemo(() => createAppTheme(darkMode, language), [darkMode, language])
 
   return (
     <QueryClientProvider client={queryClient}>

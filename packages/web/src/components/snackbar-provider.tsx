@@ -30,7 +30,8 @@ export function SnackbarProvider({ children }: { children: ReactNode }) {
         onClose={(_, reason) => {
           if (reason !== 'clickaway') setOpen(false)
         }}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+        // Bottom left, away from the dialog buttons (bottom right of a dialog) it would cover.
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'left' }}
       >
         <Alert
           severity={message?.severity ?? 'success'}

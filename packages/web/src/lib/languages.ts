@@ -26,27 +26,39 @@ export const SYSTEM_LANGUAGE = 'system'
 export interface LanguageChoice {
   /** Code stored in local storage (`lang`); the compatible console uses underscores. */
   code: string
-  flag: string
   /** The language's own name; it reads the same whatever language the console is in. */
   nativeName: string
 }
 
-/** The entries of the language menu, after "System", in this order. */
+/**
+ * The entries of the language menu, after "System", in this order: the compatible console's
+ * order, then the languages it lacks.
+ */
 export const LANGUAGE_CHOICES: readonly LanguageChoice[] = [
-  { code: 'en', flag: '🇬🇧', nativeName: 'English' },
-  { code: 'es', flag: '🇪🇸', nativeName: 'Español' },
-  { code: 'ru', flag: '🇷🇺', nativeName: 'Русский' },
-  { code: 'de', flag: '🇩🇪', nativeName: 'Deutsch' },
-  { code: 'zh_cn', flag: '🇨🇳', nativeName: '简体中文' },
-  { code: 'zh_tw', flag: '🇹🇼', nativeName: '繁體中文' },
-  { code: 'fr', flag: '🇫🇷', nativeName: 'Français' },
-  { code: 'it', flag: '🇮🇹', nativeName: 'Italiano' },
-  { code: 'pl', flag: '🇵🇱', nativeName: 'Polski' },
-  { code: 'pt', flag: '🇵🇹', nativeName: 'Português' },
-  { code: 'pt_br', flag: '🇧🇷', nativeName: 'Português (Brasil)' },
+  { code: 'en', nativeName: 'English' },
+  { code: 'es', nativeName: 'Español' },
+  { code: 'ru', nativeName: 'Русский' },
+  { code: 'de', nativeName: 'Deutsch' },
+  { code: 'zh_cn', nativeName: '简体中文' },
+  { code: 'zh_tw', nativeName: '繁體中文' },
+  { code: 'fr', nativeName: 'Français' },
+  { code: 'it', nativeName: 'Italiano' },
+  { code: 'pl', nativeName: 'Polski' },
+  { code: 'pt', nativeName: 'Português' },
+  { code: 'pt_br', nativeName: 'Português (Brasil)' },
+  { code: 'ja', nativeName: '日本語' },
+  { code: 'ko', nativeName: '한국어' },
+  { code: 'nl', nativeName: 'Nederlands' },
+  { code: 'uk', nativeName: 'Українська' },
 ]
 
-export const SYSTEM_LANGUAGE_FLAG = '🌐'
+/**
+ * The short code shown beside a language's name ("PT-BR"). Letters, not flag emoji: those
+ * need a colour-emoji font and render as empty boxes without one.
+ */
+export function languageTag(code: string): string {
+  return code.replace(/_/g, '-').toUpperCase()
+}
 
 function isSupported(value: string): value is Language {
   return SUPPORTED_LANGUAGES.some((lang) => lang === value)

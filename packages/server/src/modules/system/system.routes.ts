@@ -31,7 +31,8 @@ export function systemRoutes(app: FastifyInstance): void {
     // Runners in use: the console then shows where each task runs.
     use_remote_runner: await anyRunner(db.kysely),
     auth_methods: authMethods(config),
-    premium_features: { project_runners: true, terraform_backend: false },
+    premium_features: { project_runners: true, terraform_backend: true },
     schedule_timezone: config.scheduleTimezone,
+    password_min_length: config.passwordMinLength,
   }))
 }

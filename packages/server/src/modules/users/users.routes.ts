@@ -14,13 +14,25 @@ import {
   updateUser,
 } from '@flagman/contract'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Config } from '../../config.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, TooManyRequestsError } from '../../platform/errors.js'
 import { mount } from '../../platform/router.js'
 import { LoginThrottle } from '../auth/login-throttle.js'
 import * as totp from '../auth/totp.service.js'
+import { holdsInitialPassword, removeInitialPasswordFile } from './initial-password.js'
 import * as tokens from './tokens.service.js'
 import * as users from './users.service.js'
+
+function rulesOf(config: Config): users.PasswordRules {
+  return { minLength: config.passwordMinLength }
+}
+
+/** After the first administrator replaced the generated password: its file goes. */
+function forgetInitialPassword(request: FastifyRequest, config: Config): void {
+  const message = removeInitialPasswordFile(config.dataDir)
+  if (message) request.log.info(message)
+}
 
 export function usersRoutes(app: FastifyInstance): void {
   // Guesses of the current password are slowed down like sign-in attempts, counted per
@@ -90,16 +102,21 @@ export function usersRoutes(app: FastifyInstance): void {
     const totps = await totp.userTotps(db, config)
     return list.map((user) => ({ ...user, totp: totps.get(user.id) }))
   })
-  mount(app, createUser, async ({ db, actor, body }) => users.createUser(db, actor, body))
+  mount(app, createUser, async ({ db, actor, body, config }) =>
+    users.createUser(db, actor, body, { minLength: config.passwordMinLength }),
+  )
   mount(app, getUser, async ({ db, params, config }) => ({
     ...(await users.getUser(db, params.user_id)),
     totp: await totp.userTotp(db, config, params.user_id),
   }))
-  mount(app, updateUser, async ({ db, actor, params, body, request }) => {
-    if (body.password) {
-      await proveCurrentPassword(request, actor, params.user_id, body.current_password)
+  mount(app, updateUser, async ({ db, actor, params, body, request, config }) => {
+    if (!body.password) {
+      return users.updateUser(db, actor, params.user_id, body, rulesOf(config))
     }
-    return users.updateUser(db, actor, params.user_id, body)
+    await proveCurrentPassword(request, actor, params.user_id, body.current_password)
+    const initial = await holdsInitialPassword(db, config.dataDir, params.user_id)
+    await users.updateUser(db, actor, params.user_id, body, rulesOf(config))
+    if (initial) forgetInitialPassword(request, config)
   })
   mount(app, deleteUser, async ({ db, actor, params }) =>
     users.deleteUser(db, actor, params.user_id),
@@ -115,8 +132,10 @@ export function usersRoutes(app: FastifyInstance): void {
   mount(app, disableTotp, async ({ db, actor, params }) =>
     totp.disableTotp(db, actor, params.user_id),
   )
-  mount(app, setUserPassword, async ({ db, actor, params, body, request }) => {
+  mount(app, setUserPassword, async ({ db, actor, params, body, request, config }) => {
     await proveCurrentPassword(request, actor, params.user_id, body.current_password)
-    return users.setPassword(db, actor, params.user_id, body.password)
+    const initial = await holdsInitialPassword(db, config.dataDir, params.user_id)
+    await users.setPassword(db, actor, params.user_id, body.password, rulesOf(config))
+    if (initial) forgetInitialPassword(request, config)
   })
 }

@@ -11,6 +11,7 @@ import { announceAccessChange } from '../../platform/access-changes.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError, UnauthorizedError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
+import { checkPasswordLength } from './password-rules.js'
 import {
   countAdmins,
   expireCredentials,
@@ -77,14 +78,31 @@ export async function getUser(db: Db, id: number): Promise<User> {
   return toUser(row)
 }
 
-/** Creates a user. `actor` is null when the command-line tool creates one. */
-export async function createUser(db: Db, actor: Actor | null, input: CreateInput): Promise<User> {
+/** What every path that sets a password must respect (FLAGMAN_PASSWORD_MIN_LENGTH). */
+export interface PasswordRules {
+  minLength: number
+}
+
+/**
+ * Creates a user. `actor` is null when the command-line tool creates one. `rules` may be
+ * left out only for external users, who have no password.
+ */
+export async function createUser(
+  db: Db,
+  actor: Actor | null,
+  input: CreateInput,
+  rules?: PasswordRules,
+): Promise<User> {
   const external = input.external ?? false
   if (!external && !input.password) throw new BadRequestError('password is required')
   // Checked before the slow hash as well, so a taken name is refused at once; the check in
   // the transaction below is the one that counts.
   const taken = await findClash(db.kysely, input.username, input.email, null)
   if (taken) throw clashError(taken)
+  if (!external && input.password) {
+    if (!rules) throw new Error('Password rules are needed to create a local user')
+    checkPasswordLength(input.password, rules.minLength)
+  }
   const password = input.password && !external ? await hashPassword(input.password) : null
   return db.kysely.transaction().execute(async (trx) => {
     await lockUsers(trx, db.dialect)
@@ -113,13 +131,32 @@ export async function createUser(db: Db, actor: Actor | null, input: CreateInput
   })
 }
 
+/**
+ * Checks a new password before its slow hash: external users are refused first (they have
+ * no password whatever its length), then a password that is too short. The transaction
+ * that stores the hash checks the user again.
+ */
+async function checkNewPassword(
+  db: Db,
+  id: number,
+  password: string,
+  rules: PasswordRules,
+): Promise<void> {
+  const row = await findUser(db.kysely, id)
+  if (!row) throw new NotFoundError('User')
+  if (row.external) throw new BadRequestError(EXTERNAL_NO_PASSWORD)
+  checkPasswordLength(password, rules.minLength)
+}
+
 /** Edits a user. `actor` is null when the command-line tool does it (as an administrator). */
 export async function updateUser(
   db: Db,
   actor: Actor | null,
   id: number,
   input: UpdateInput,
+  rules: PasswordRules,
 ): Promise<void> {
+  if (input.password) await checkNewPassword(db, id, input.password, rules)
   const newPassword = input.password ? await hashPassword(input.password) : null
   const actorIsAdmin = actor?.admin ?? true
   let demoted = false
@@ -199,7 +236,9 @@ export async function setPassword(
   actor: Actor | null,
   id: number,
   password: string,
+  rules: PasswordRules,
 ): Promise<void> {
+  await checkNewPassword(db, id, password, rules)
   const hash = await hashPassword(password)
   await db.kysely.transaction().execute(async (trx) => {
     const current = await findUser(trx, id)

@@ -5,8 +5,9 @@ import Box from '@mui/material/Box'
 import IconButton from '@mui/material/IconButton'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { Link, Navigate } from 'react-router-dom'
+import { Link } from 'react-router-dom'
 import { EmptyState } from '../../components/empty-state'
+import { AdminOnly } from '../../components/admin-only'
 import { ErrorAlert } from '../../components/error-alert'
 import { LoadingState } from '../../components/loading-state'
 import { PageHeader } from '../../components/page-header'
@@ -20,7 +21,7 @@ import { useSession } from '../session'
 
 export function ActiveTasksRoute() {
   const { user } = useSession()
-  if (!user.admin) return <Navigate to={paths.root.href()} replace />
+  if (!user.admin) return <AdminOnly />
   return <ActiveTasksPage />
 }
 

@@ -6,7 +6,8 @@ import Button from '@mui/material/Button'
 import IconButton from '@mui/material/IconButton'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, Navigate } from 'react-router-dom'
+import { Link } from 'react-router-dom'
+import { AdminOnly } from '../../components/admin-only'
 import { ErrorAlert } from '../../components/error-alert'
 import { LoadingState } from '../../components/loading-state'
 import { PageHeader } from '../../components/page-header'
@@ -22,7 +23,7 @@ type Editing = { user: User | null } | null
 
 export function UsersRoute() {
   const { user: viewer } = useSession()
-  if (!viewer.admin) return <Navigate to={paths.root.href()} replace />
+  if (!viewer.admin) return <AdminOnly />
   return <UsersPage viewerId={viewer.id} />
 }
 

@@ -1,5 +1,7 @@
 import CheckIcon from '@mui/icons-material/Check'
+import LanguageIcon from '@mui/icons-material/Language'
 import TranslateIcon from '@mui/icons-material/Translate'
+import Box from '@mui/material/Box'
 import ListItem from '@mui/material/ListItem'
 import ListItemButton from '@mui/material/ListItemButton'
 import ListItemIcon from '@mui/material/ListItemIcon'
@@ -9,8 +11,31 @@ import MenuItem from '@mui/material/MenuItem'
 import { useId, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { changeLanguage } from '../../../lib/i18n'
-import { LANGUAGE_CHOICES, SYSTEM_LANGUAGE_FLAG, matchLanguage } from '../../../lib/languages'
+import { LANGUAGE_CHOICES, languageTag, matchLanguage } from '../../../lib/languages'
 import { readStorage, storageKeys } from '../../../lib/storage'
+
+/** A language's code in a small outlined box, where the menu used to show a flag. */
+function LanguageTag({ tag }: { tag: string }) {
+  return (
+    <Box
+      component="span"
+      sx={{
+        fontSize: 11,
+        fontWeight: 600,
+        lineHeight: '16px',
+        px: 0.5,
+        border: 1,
+        borderColor: 'divider',
+        borderRadius: 0.5,
+        color: 'text.secondary',
+        minWidth: 24,
+        textAlign: 'center',
+      }}
+    >
+      {tag}
+    </Box>
+  )
+}
 
 export function LanguageMenu() {
   const { t } = useTranslation('shell')
@@ -19,9 +44,7 @@ export function LanguageMenu() {
   const stored = readStorage(storageKeys.lang)
   const storedLanguage = stored ? matchLanguage(stored) : null
   const selected = LANGUAGE_CHOICES.find((choice) => matchLanguage(choice.code) === storedLanguage)
-  const label = selected
-    ? `${selected.flag} ${selected.nativeName}`
-    : `${SYSTEM_LANGUAGE_FLAG} ${t('language.system')}`
+  const label = selected ? selected.nativeName : t('language.system')
 
   const choose = (code: string | null) => {
     setAnchor(null)
@@ -53,7 +76,9 @@ export function LanguageMenu() {
         slotProps={{ paper: { sx: { maxHeight: '70vh' } } }}
       >
         <MenuItem selected={!selected} onClick={() => choose(null)} lang="">
-          <ListItemIcon aria-hidden>{SYSTEM_LANGUAGE_FLAG}</ListItemIcon>
+          <ListItemIcon aria-hidden>
+            <LanguageIcon fontSize="small" />
+          </ListItemIcon>
           <ListItemText>{t('language.system')}</ListItemText>
           {!selected ? <CheckIcon fontSize="small" /> : null}
         </MenuItem>
@@ -64,7 +89,9 @@ export function LanguageMenu() {
             onClick={() => choose(choice.code)}
             lang={matchLanguage(choice.code) ?? undefined}
           >
-            <ListItemIcon aria-hidden>{choice.flag}</ListItemIcon>
+            <ListItemIcon aria-hidden>
+              <LanguageTag tag={languageTag(choice.code)} />
+            </ListItemIcon>
             <ListItemText>{choice.nativeName}</ListItemText>
             {choice.code === selected?.code ? <CheckIcon fontSize="small" /> : null}
           </MenuItem>

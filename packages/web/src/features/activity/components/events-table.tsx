@@ -7,17 +7,21 @@ import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
 import { useTranslation } from 'react-i18next'
+import { useFormat } from '../../../lib/format'
+import { eventParts } from '../utils/describe-event'
 
-export function formatEventTime(created: string, language: string): string {
-  const date = new Date(created)
-  if (Number.isNaN(date.getTime())) return created
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'medium' }).format(
-    date,
-  )
+/** An event's description, reworded from its parts when it is a common one. */
+function EventDescription({ event }: { event: Event }) {
+  const { t } = useTranslation('activity')
+  const parts = eventParts(event)
+  if (!parts) return <>{event.description}</>
+  const object = parts.name ?? `#${parts.id}`
+  return <>{t(`events.${parts.action}`, { type: t(`objects.${parts.type}`), object })}</>
 }
 
 export function EventsTable({ events }: { events: readonly Event[] }) {
-  const { t, i18n } = useTranslation('activity')
+  const { t } = useTranslation('activity')
+  const format = useFormat()
   return (
     <Paper variant="outlined">
       {/* Without buttons inside, a table that scrolls sideways needs focus for the keyboard. */}
@@ -34,15 +38,13 @@ export function EventsTable({ events }: { events: readonly Event[] }) {
             {events.map((event, index) => (
               <TableRow key={`${event.created}-${index}`} hover>
                 <TableCell sx={{ whiteSpace: { xs: 'normal', sm: 'nowrap' }, minWidth: 110 }}>
-                  <time dateTime={event.created}>
-                    {formatEventTime(event.created, i18n.language)}
-                  </time>
+                  <time dateTime={event.created}>{format.dateTime(event.created)}</time>
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
                   {event.username ?? t('table.noUser')}
                 </TableCell>
                 <TableCell sx={{ wordBreak: 'break-word', minWidth: 180 }}>
-                  {event.description}
+                  <EventDescription event={event} />
                 </TableCell>
               </TableRow>
             ))}

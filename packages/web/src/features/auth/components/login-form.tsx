@@ -42,7 +42,10 @@ export function LoginForm({ onSignedIn }: { onSignedIn: () => void }) {
   const { control, handleSubmit } = useForm<LoginValues, unknown, LoginOutput>({
     resolver: zodResolver(schema),
     defaultValues: { auth: '', password: '' },
-    mode: 'onTouched',
+    // Checked when the person signs in, not when the field loses focus: the username field has
+    // the focus on arrival, and moving away to "Trouble signing in?" is not a mistake.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
   })
 
   return (

@@ -7,21 +7,13 @@ import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
 import Typography from '@mui/material/Typography'
-import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { RowActions } from '../../../components/row-actions'
 import { inventoryTypeLabel } from './inventory-type-label'
 
-/** A file inventory shows its path; inline inventories their first line and their length. */
-export function inventorySummary(
-  t: TFunction<'inventories'>,
-  inventory: Pick<Inventory, 'type' | 'inventory'>,
-): { text: string; detail?: string } {
-  if (inventory.type === 'file') return { text: inventory.inventory }
-  const lines = inventory.inventory.split('\n').filter((line) => line.trim() !== '')
-  const first = lines[0]
-  if (first === undefined) return { text: t('table.emptyContent') }
-  return { text: first.trim(), detail: t('table.lines', { count: lines.length }) }
+/** The Path column: only file inventories have a path; inline ones show a dash. */
+export function inventoryPath(inventory: Pick<Inventory, 'type' | 'inventory'>): string | null {
+  return inventory.type === 'file' && inventory.inventory.trim() !== '' ? inventory.inventory : null
 }
 
 export interface InventoriesTableProps {
@@ -55,7 +47,7 @@ export function InventoriesTable({
           </TableHead>
           <TableBody>
             {inventories.map((inventory) => {
-              const summary = inventorySummary(t, inventory)
+              const path = inventoryPath(inventory)
               return (
                 <TableRow key={inventory.id} hover>
                   <TableCell sx={{ wordBreak: 'break-word' }}>{inventory.name}</TableCell>
@@ -63,19 +55,18 @@ export function InventoriesTable({
                     {inventoryTypeLabel(t, inventory.type)}
                   </TableCell>
                   <TableCell sx={{ maxWidth: 360 }}>
-                    <Typography
-                      variant="body2"
-                      noWrap
-                      title={summary.text}
-                      sx={{ fontFamily: 'monospace' }}
-                    >
-                      {summary.text}
-                    </Typography>
-                    {summary.detail ? (
-                      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                        {summary.detail}
+                    {path ? (
+                      <Typography
+                        variant="body2"
+                        noWrap
+                        title={path}
+                        sx={{ fontFamily: 'monospace' }}
+                      >
+                        {path}
                       </Typography>
-                    ) : null}
+                    ) : (
+                      '—'
+                    )}
                   </TableCell>
                   {canManage ? (
                     <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>

@@ -48,6 +48,30 @@ describe('ActiveTasksTable', () => {
     expect(onStop).toHaveBeenCalledWith(expect.objectContaining({ task_id: 2 }))
   })
 
+  it('shows the template (linked), who started the task and how long it has run', async () => {
+    const start = new Date(Date.now() - 65_000).toISOString()
+    mockFetch({
+      'GET /api/project/4/tasks/7': {
+        body: { id: 7, template_id: 12, project_id: 4, status: 'running', start, end: null },
+      },
+      'GET /api/project/4/templates/12': { body: { id: 12, project_id: 4, name: 'Deploy site' } },
+    })
+    renderWithProviders(
+      <ActiveTasksTable
+        tasks={[active(7, { username: 'alice' })]}
+        projectName={() => 'P'}
+        onStop={() => {}}
+        stopping={false}
+      />,
+    )
+    const link = await screen.findByRole('link', { name: 'Deploy site' })
+    expect(link).toHaveAttribute('href', '/project/4/templates/12')
+    const row = screen.getByRole('row', { name: /^#7 / })
+    expect(row).toHaveTextContent('alice')
+    expect(row).toHaveTextContent(/1m [5-9]s/)
+    expect(screen.getByRole('columnheader', { name: 'Template' })).toBeInTheDocument()
+  })
+
   it('shows 20 tasks to a page', async () => {
     const tasks = Array.from({ length: 25 }, (_, index) => active(index + 1))
     renderWithProviders(

@@ -10,9 +10,12 @@ import TableContainer from '@mui/material/TableContainer'
 import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
 import Typography from '@mui/material/Typography'
+import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
 import { paths } from '../../../config/paths'
+import { useTask, useTaskTemplate } from '../api/tasks'
+import { TaskDuration } from './task-duration'
 import { taskSearch } from './task-log-host'
 import { TaskPagination, useTaskPages } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
@@ -21,6 +24,45 @@ export function locationKey(task: ActiveTask): { key: 'queue' | 'runner' | 'loca
   if (task.location === 'queue') return { key: 'queue' }
   if (task.location === 'runner' || task.runner_id) return { key: 'runner', id: task.runner_id }
   return { key: 'local' }
+}
+
+/**
+ * What the active-task row itself does not carry: the task's template (name, linked) and how
+ * long it has run. Read per shown row (20 at most), again whenever the row's status changes.
+ */
+function useActiveTaskDetails(task: ActiveTask) {
+  const detail = useTask(task.project_id, task.task_id)
+  const { refetch } = detail
+  const known = detail.data?.status
+  useEffect(() => {
+    if (known !== undefined && known !== task.status) void refetch()
+  }, [known, task.status, refetch])
+  const template = useTaskTemplate(task.project_id, detail.data?.template_id)
+  return { task: detail.data, template: template.data }
+}
+
+function TemplateCell({ task }: { task: ActiveTask }) {
+  const details = useActiveTaskDetails(task)
+  return (
+    <>
+      <TableCell>
+        {details.template ? (
+          <Link
+            component={RouterLink}
+            to={paths.projectTemplate.href(task.project_id, details.template.id)}
+          >
+            {details.template.name}
+          </Link>
+        ) : (
+          '—'
+        )}
+      </TableCell>
+      <TableCell>{task.username || '—'}</TableCell>
+      <TableCell>
+        <TaskDuration start={details.task?.start ?? null} end={details.task?.end ?? null} />
+      </TableCell>
+    </>
+  )
 }
 
 /** Tasks of every project that are queued or running; 20 to a page. */
@@ -46,6 +88,9 @@ export function ActiveTasksTable({
             <TableRow>
               <TableCell>{t('active.task')}</TableCell>
               <TableCell>{t('active.project')}</TableCell>
+              <TableCell>{t('active.template')}</TableCell>
+              <TableCell>{t('active.username')}</TableCell>
+              <TableCell>{t('active.duration')}</TableCell>
               <TableCell>{t('active.status')}</TableCell>
               <TableCell>{t('active.location')}</TableCell>
               <TableCell />
@@ -69,6 +114,7 @@ export function ActiveTasksTable({
                       {projectName(task.project_id)}
                     </Link>
                   </TableCell>
+                  <TemplateCell task={task} />
                   <TableCell>
                     <TaskStatusChip status={task.status} />
                   </TableCell>

@@ -37,6 +37,8 @@ import {
 import { LogBuffer, type LogLine, mergeLogLines, toLogLines } from '../log-buffer'
 import { taskActions } from '../task-status'
 import { useTaskOriginNames } from '../api/task-origins'
+import { useFormat } from '../../../lib/format'
+import { TaskDuration } from './task-duration'
 import { TaskLogView } from './task-log-view'
 import { TaskOrigin } from './task-origin'
 import { TaskStatusChip } from './task-status-chip'
@@ -49,16 +51,6 @@ export const fullscreenStorageKey = (name: string) => `dialog__${name}__fullscre
 
 /** Length of a commit hash as the console shows it. */
 export const COMMIT_HASH_LENGTH = 10
-
-function duration(start: string | null, end: string | null): string | null {
-  if (!start) return null
-  const from = new Date(start).getTime()
-  const to = end ? new Date(end).getTime() : Date.now()
-  if (Number.isNaN(from) || Number.isNaN(to)) return null
-  const seconds = Math.max(0, Math.round((to - from) / 1000))
-  const minutes = Math.floor(seconds / 60)
-  return minutes > 0 ? `${minutes}m ${seconds % 60}s` : `${seconds}s`
-}
 
 // Colour and cursor sequences are not part of what a person searches for.
 // eslint-disable-next-line no-control-regex
@@ -73,12 +65,6 @@ export function searchLog(lines: LogLine[], query: string): LogLine[] {
   )
 }
 
-function formatDate(value: string | null): string {
-  if (!value) return '—'
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString()
-}
-
 export function TaskLogDialog({
   projectId,
   taskId,
@@ -89,6 +75,7 @@ export function TaskLogDialog({
   onClose: () => void
 }) {
   const { t } = useTranslation('tasks')
+  const format = useFormat()
   const titleId = useId()
   const [fullscreen, setFullscreen] = useState(
     () => readStorage(fullscreenStorageKey(DIALOG_NAME)) === '1',
@@ -199,12 +186,11 @@ export function TaskLogDialog({
               <Field label={t('log.author')}>
                 <TaskOrigin task={task.data} names={originNames} userName={author ?? null} />
               </Field>
-              <Field label={t('log.started')} value={formatDate(task.data.start)} />
-              <Field label={t('log.ended')} value={formatDate(task.data.end)} />
-              <Field
-                label={t('log.duration')}
-                value={duration(task.data.start, task.data.end) ?? '—'}
-              />
+              <Field label={t('log.started')} value={format.dateTime(task.data.start)} />
+              <Field label={t('log.ended')} value={format.dateTime(task.data.end)} />
+              <Field label={t('log.duration')}>
+                <TaskDuration start={task.data.start} end={task.data.end} />
+              </Field>
               {task.data.message ? (
                 <Field label={t('log.message')} value={task.data.message} />
               ) : null}

@@ -9,28 +9,14 @@ import TableHead from '@mui/material/TableHead'
 import TableRow from '@mui/material/TableRow'
 import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
+import { paths } from '../../../config/paths'
+import { useFormat } from '../../../lib/format'
 import { useTaskOriginNames } from '../api/task-origins'
+import { TaskDuration } from './task-duration'
 import { TaskOrigin } from './task-origin'
 import { taskSearch } from './task-log-host'
 import { TaskPagination, useTaskPages } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
-
-function formatDate(value: string | null): string {
-  if (!value) return '—'
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? '—' : date.toLocaleString()
-}
-
-function duration(start: string | null, end: string | null): string {
-  if (!start || !end) return '—'
-  const seconds = Math.max(
-    0,
-    Math.round((new Date(end).getTime() - new Date(start).getTime()) / 1000),
-  )
-  if (Number.isNaN(seconds)) return '—'
-  const minutes = Math.floor(seconds / 60)
-  return minutes > 0 ? `${minutes}m ${seconds % 60}s` : `${seconds}s`
-}
 
 /** The version a task built, or for a deploy the version of the build it deployed. */
 export function taskVersion(task: TaskWithTemplate): string | null {
@@ -40,6 +26,7 @@ export function taskVersion(task: TaskWithTemplate): string | null {
 /** A project's tasks, newest first, 20 to a page; the task number opens its log. */
 export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
   const { t } = useTranslation('tasks')
+  const format = useFormat()
   const pages = useTaskPages(tasks)
   const rows = pages.rows
   const projectId = rows[0]?.project_id ?? 0
@@ -70,7 +57,14 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
                     #{task.id}
                   </Link>
                 </TableCell>
-                <TableCell>{task.tpl_alias}</TableCell>
+                <TableCell>
+                  <Link
+                    component={RouterLink}
+                    to={paths.projectTemplate.href(task.project_id, task.template_id)}
+                  >
+                    {task.tpl_alias}
+                  </Link>
+                </TableCell>
                 <TableCell>
                   <TaskStatusChip status={task.status} />
                 </TableCell>
@@ -78,8 +72,10 @@ export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
                 <TableCell>
                   <TaskOrigin task={task} names={originNames} />
                 </TableCell>
-                <TableCell>{formatDate(task.start ?? task.created)}</TableCell>
-                <TableCell>{duration(task.start, task.end)}</TableCell>
+                <TableCell>{format.dateTime(task.start ?? task.created)}</TableCell>
+                <TableCell>
+                  <TaskDuration start={task.start} end={task.end} />
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

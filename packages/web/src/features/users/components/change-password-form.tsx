@@ -12,15 +12,21 @@ import { ErrorAlert } from '../../../components/error-alert'
 import { FormTextField } from '../../../components/form-text-field'
 import { useSnackbar } from '../../../hooks/use-snackbar'
 import { useSetUserPassword } from '../api/set-user-password'
+import { passwordLength, usePasswordMinLength } from '../utils/password'
 
-function passwordSchema(t: TFunction<'users'>) {
+function passwordSchema(t: TFunction<'users'>, minLength: number) {
   const tooLong = t('form.tooLong', { max: MAX_PASSWORD_LENGTH })
+  const tooShort = t('form.passwordTooShort', { min: minLength })
   return z.object({
     currentPassword: z
       .string()
       .min(1, t('account.currentPasswordRequired'))
       .max(MAX_PASSWORD_LENGTH, tooLong),
-    password: z.string().min(1, t('form.passwordRequired')).max(MAX_PASSWORD_LENGTH, tooLong),
+    password: z
+      .string()
+      .min(1, t('form.passwordRequired'))
+      .max(MAX_PASSWORD_LENGTH, tooLong)
+      .refine((value) => passwordLength(value) >= minLength, tooShort),
   })
 }
 
@@ -35,7 +41,8 @@ export interface ChangePasswordFormProps {
 /** The signed-in user's own password change, which proves the current password first. */
 export function ChangePasswordForm({ userId, external = false }: ChangePasswordFormProps) {
   const { t } = useTranslation('users')
-  const schema = useMemo(() => passwordSchema(t), [t])
+  const minLength = usePasswordMinLength()
+  const schema = useMemo(() => passwordSchema(t, minLength), [t, minLength])
   const { showMessage } = useSnackbar()
   const setPassword = useSetUserPassword()
   const { control, handleSubmit, reset } = useForm<PasswordValues>({

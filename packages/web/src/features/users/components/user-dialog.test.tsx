@@ -62,7 +62,7 @@ describe('UserDialog', () => {
     await userEvent.type(field(/^Name/), 'Bob Roe')
     await userEvent.type(field(/^Username/), 'bob')
     await userEvent.type(field(/^Email/), 'bob@example.com')
-    await userEvent.type(field(/^Password/), 's3cret')
+    await userEvent.type(field(/^Password/), 's3cret-pass')
     await userEvent.click(screen.getByRole('switch', { name: 'Admin user' }))
     await submit('Create')
     expect(await screen.findByText('User Bob Roe created')).toBeInTheDocument()
@@ -71,11 +71,32 @@ describe('UserDialog', () => {
       name: 'Bob Roe',
       username: 'bob',
       email: 'bob@example.com',
-      password: 's3cret',
+      password: 's3cret-pass',
       alert: false,
       admin: true,
       pro: false,
     })
+  })
+
+  it('refuses a password below the minimum, in the form', async () => {
+    const { requests } = mockFetch({})
+    renderDialog(null)
+    await userEvent.type(field(/^Name/), 'Bob Roe')
+    await userEvent.type(field(/^Username/), 'bob')
+    await userEvent.type(field(/^Email/), 'bob@example.com')
+    await userEvent.type(field(/^Password/), 'short')
+    await submit('Create')
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument()
+    expect(requests).toHaveLength(0)
+  })
+
+  it('fills in a sample password of 10 letters and digits, shown', async () => {
+    mockFetch({})
+    renderDialog(null)
+    await userEvent.click(screen.getByRole('button', { name: 'Generate a sample password' }))
+    const password = field(/^Password/) as HTMLInputElement
+    expect(password.value).toMatch(/^[A-Za-z0-9]{10}$/)
+    expect(password).toHaveAttribute('type', 'text')
   })
 
   it('does not require a password when editing', async () => {

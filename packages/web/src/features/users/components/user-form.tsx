@@ -6,16 +6,26 @@ import {
   type User,
 } from '@flagman/contract'
 import { zodResolver } from '@hookform/resolvers/zod'
+import AutorenewIcon from '@mui/icons-material/Autorenew'
 import Alert from '@mui/material/Alert'
+import IconButton from '@mui/material/IconButton'
+import InputAdornment from '@mui/material/InputAdornment'
+import Tooltip from '@mui/material/Tooltip'
 import FormControlLabel from '@mui/material/FormControlLabel'
 import Stack from '@mui/material/Stack'
 import Switch from '@mui/material/Switch'
 import type { TFunction } from 'i18next'
-import { useMemo } from 'react'
+import { type ReactNode, useMemo, useState } from 'react'
 import { Controller, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { FormTextField } from '../../../components/form-text-field'
+import {
+  DEFAULT_PASSWORD_MIN_LENGTH,
+  passwordLength,
+  samplePassword,
+  usePasswordMinLength,
+} from '../utils/password'
 
 export interface UserFormValues {
   name: string
@@ -29,8 +39,14 @@ export interface UserFormValues {
 
 export function userFormSchema(
   t: TFunction<'users'>,
-  { isNew, external }: { isNew: boolean; external: boolean },
+  {
+    isNew,
+    external,
+    minLength = DEFAULT_PASSWORD_MIN_LENGTH,
+  }: { isNew: boolean; external: boolean; minLength?: number },
 ) {
+  const tooShort = t('form.passwordTooShort', { min: minLength })
+  const longEnough = (value: string) => value === '' || passwordLength(value) >= minLength
   const contract = CreateUserBody.shape
   const tooLong = t('form.tooLong', { max: MAX_NAME_LENGTH })
   return z.object({
@@ -55,7 +71,11 @@ export function userFormSchema(
             .string()
             .min(1, t('form.passwordRequired'))
             .max(MAX_PASSWORD_LENGTH, t('form.tooLong', { max: MAX_PASSWORD_LENGTH }))
-        : z.string().max(MAX_PASSWORD_LENGTH, t('form.tooLong', { max: MAX_PASSWORD_LENGTH })),
+            .refine(longEnough, tooShort)
+        : z
+            .string()
+            .max(MAX_PASSWORD_LENGTH, t('form.tooLong', { max: MAX_PASSWORD_LENGTH }))
+            .refine((value) => external || longEnough(value), tooShort),
     alert: z.boolean(),
     admin: z.boolean(),
     pro: z.boolean(),
@@ -99,6 +119,7 @@ interface TextFieldOptions {
   off?: boolean
   hint?: string
   autoFocus?: boolean
+  end?: ReactNode
 }
 
 export interface UserFormProps {
@@ -126,8 +147,14 @@ export function UserForm({
   const { t } = useTranslation('users')
   const isNew = user === null
   const external = user?.external ?? false
-  const schema = useMemo(() => userFormSchema(t, { isNew, external }), [t, isNew, external])
-  const { control, handleSubmit } = useForm<UserFormValues, unknown, UserFormOutput>({
+  const minLength = usePasswordMinLength()
+  const schema = useMemo(
+    () => userFormSchema(t, { isNew, external, minLength }),
+    [t, isNew, external, minLength],
+  )
+  // A generated password is shown, so that it can be read out or copied to the new user.
+  const [passwordShown, setPasswordShown] = useState(false)
+  const { control, handleSubmit, setValue } = useForm<UserFormValues, unknown, UserFormOutput>({
     resolver: zodResolver(schema),
     defaultValues: userToFormValues(user),
     mode: 'onTouched',
@@ -145,8 +172,22 @@ export function UserForm({
       disabled={disabled || options.off}
       fullWidth
       hint={options.hint}
+      slotProps={
+        options.end
+          ? {
+              input: {
+                endAdornment: <InputAdornment position="end">{options.end}</InputAdornment>,
+              },
+            }
+          : undefined
+      }
     />
   )
+
+  const generate = () => {
+    setValue('password', samplePassword(), { shouldValidate: true, shouldDirty: true })
+    setPasswordShown(true)
+  }
 
   const toggle = (name: 'alert' | 'admin' | 'pro', label: string, off = false) => (
     <Controller
@@ -182,11 +223,23 @@ export function UserForm({
         })}
         {showPassword
           ? text('password', t('form.password'), {
-              type: 'password',
+              type: passwordShown ? 'text' : 'password',
               autoComplete: 'new-password',
               required: isNew && !external,
               off: external,
-              hint: isNew ? undefined : t('form.passwordKeep'),
+              hint: isNew ? t('form.passwordMin', { min: minLength }) : t('form.passwordKeep'),
+              end: external ? undefined : (
+                <Tooltip title={t('form.generatePassword')}>
+                  <IconButton
+                    edge="end"
+                    onClick={generate}
+                    disabled={disabled}
+                    aria-label={t('form.generatePassword')}
+                  >
+                    <AutorenewIcon />
+                  </IconButton>
+                </Tooltip>
+              ),
             })
           : null}
         <Stack>
