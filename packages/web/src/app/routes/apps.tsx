@@ -6,7 +6,8 @@ import Button from '@mui/material/Button'
 import IconButton from '@mui/material/IconButton'
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Link, Navigate } from 'react-router-dom'
+import { Link } from 'react-router-dom'
+import { AdminOnly } from '../../components/admin-only'
 import { ConfirmDialog } from '../../components/confirm-dialog'
 import { ErrorAlert } from '../../components/error-alert'
 import { LoadingState } from '../../components/loading-state'
@@ -21,7 +22,7 @@ import { useSession } from '../session'
 
 export function AppsRoute() {
   const { user } = useSession()
-  if (!user.admin) return <Navigate to={paths.root.href()} replace />
+  if (!user.admin) return <AdminOnly />
   return <AppsPage />
 }
 

@@ -2,7 +2,8 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack'
 import Box from '@mui/material/Box'
 import IconButton from '@mui/material/IconButton'
 import { useTranslation } from 'react-i18next'
-import { Link, Navigate } from 'react-router-dom'
+import { Link } from 'react-router-dom'
+import { AdminOnly } from '../../components/admin-only'
 import { paths } from '../../config/paths'
 import { RunnersPage } from '../../features/runners/components/runners-page'
 import { runnerServerUrl } from '../../features/runners/utils/runner-secret'
@@ -15,7 +16,7 @@ export function GlobalRunnersRoute() {
   const { t } = useTranslation('runners')
   const { t: tc } = useTranslation()
   const { user, info } = useSession()
-  if (!user.admin) return <Navigate to={paths.root.href()} replace />
+  if (!user.admin) return <AdminOnly />
   return (
     <Box component="main">
       <RunnersPage
