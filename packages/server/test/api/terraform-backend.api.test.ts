@@ -200,8 +200,11 @@ describe.each(dialects())('terraform http backend protocol on %s', (dialect) => 
     expect(wrongUnlock.status).toBe(423)
     expect(await ws.versions()).toEqual([])
 
-    // `terraform force-unlock` sends UNLOCK without lock information.
+    // `terraform force-unlock` sends UNLOCK without lock information; an object without an ID
+    // forces it too.
     expect((await ws.call('UNLOCK')).status).toBe(200)
+    expect((await ws.call('LOCK', { body: JSON.stringify(holder) })).status).toBe(200)
+    expect((await ws.call('UNLOCK', { body: '{"Who":"admin"}' })).status).toBe(200)
     expect((await ws.call('LOCK', { body: JSON.stringify(other) })).status).toBe(200)
     // The first holder's lock is gone: its id no longer opens updates.
     const stale = await ws.call('POST', { body: stateText(1), query: `?ID=${holder.ID}` })
@@ -276,7 +279,9 @@ describe.each(dialects())('terraform http backend protocol on %s', (dialect) => 
     ]) {
       expect((await ws.call('LOCK', { body })).status).toBe(400)
     }
-    expect((await ws.call('UNLOCK', { body: 'garbage' })).status).toBe(400)
+    for (const body of ['garbage', '[]', '{"ID":5}']) {
+      expect((await ws.call('UNLOCK', { body })).status).toBe(400)
+    }
     expect(await ws.versions()).toEqual([])
     expect((await ws.call('GET')).status).toBe(204)
   })

@@ -159,8 +159,11 @@ export async function purgeState(
   return { status: 200 }
 }
 
-/** Lock information from a LOCK or UNLOCK body; null for an empty body. */
-function parseLockInfo(body: Buffer): TerraformLockInfo | null | string {
+/**
+ * Lock information from a LOCK or UNLOCK body; null for an empty body, and with `idOptional`
+ * (UNLOCK) also for an object without an ID.
+ */
+function parseLockInfo(body: Buffer, idOptional = false): TerraformLockInfo | null | string {
   if (body.length === 0 || body.toString('utf8').trim() === '') return null
   if (body.length > MAX_TERRAFORM_LOCK_INFO_BYTES) {
     return `Lock information is larger than ${String(MAX_TERRAFORM_LOCK_INFO_BYTES)} bytes`
@@ -171,6 +174,8 @@ function parseLockInfo(body: Buffer): TerraformLockInfo | null | string {
   } catch {
     return 'Lock information must be a JSON object'
   }
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value)
+  if (idOptional && isObject && (value as Record<string, unknown>).ID === undefined) return null
   const parsed = TerraformLockInfo.safeParse(value)
   if (!parsed.success) return 'Lock information must be a JSON object with a string ID'
   if (parsed.data.ID.length > 255) return 'The lock ID is longer than 255 characters'
@@ -187,11 +192,12 @@ export async function lockState(db: Db, alias: AliasRow, body: Buffer): Promise<
 
 /**
  * UNLOCK with the holder's lock information releases the lock; without an ID (what
- * `terraform force-unlock` sends through this backend: it has no lock information) it
- * releases whoever holds it. Unlocking a free state succeeds.
+ * `terraform force-unlock` sends through this backend: it has no lock information; other
+ * clients send an object without one) it releases whoever holds it. Unlocking a free state
+ * succeeds.
  */
 export async function unlockState(db: Db, alias: AliasRow, body: Buffer): Promise<BackendAnswer> {
-  const info = parseLockInfo(body)
+  const info = parseLockInfo(body, true)
   if (typeof info === 'string') return error(400, info)
   const id = info === null || info.ID === '' ? null : info.ID
   const kept = await releaseLock(db, alias.inventory_id, id)
