@@ -29,7 +29,7 @@ export async function registerStatic(app: FastifyInstance, webDir: string): Prom
       index: false,
       setHeaders(res, filePath) {
         if (/[\\/]assets[\\/]/.test(filePath)) {
-          res.header('Cache-Control', 'public, max-age=31536000, immutable')
+          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
         }
       },
     })
