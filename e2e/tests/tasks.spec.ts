@@ -157,7 +157,7 @@ test.describe('tasks', () => {
 
     // The row's last task and its expanded last tasks followed the task without a reload.
     await expect(row.getByText(`#${taskId}`)).toBeVisible()
-    await expect(row.getByText('success', { exact: true })).toBeVisible()
+    await expect(row.getByText('Success', { exact: true })).toBeVisible()
     await expect(page.getByRole('cell', { name: `#${taskId}`, exact: true })).toBeVisible()
 
     const next = (
@@ -168,7 +168,7 @@ test.describe('tasks', () => {
     ).id
     await expect(row.getByText(`#${next}`)).toBeVisible({ timeout: 20_000 })
     await expect(page.getByRole('cell', { name: `#${next}`, exact: true })).toBeVisible()
-    await expect(row.getByText('success', { exact: true })).toBeVisible({ timeout: 20_000 })
+    await expect(row.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })
   })
 
   test('stops a long task and force-stops it', async ({ page, adminApi }) => {

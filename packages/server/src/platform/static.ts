@@ -27,10 +27,15 @@ export async function registerStatic(app: FastifyInstance, webDir: string): Prom
       root: webDir,
       wildcard: true,
       index: false,
+      // The plugin's own Cache-Control would replace ours, so it is off and set here.
+      cacheControl: false,
       setHeaders(res, filePath) {
-        if (/[\\/]assets[\\/]/.test(filePath)) {
-          res.setHeader('Cache-Control', 'public, max-age=31536000, immutable')
-        }
+        res.setHeader(
+          'Cache-Control',
+          /[\\/]assets[\\/]/.test(filePath)
+            ? 'public, max-age=31536000, immutable'
+            : 'public, max-age=0',
+        )
       },
     })
   }

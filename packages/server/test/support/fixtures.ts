@@ -77,7 +77,7 @@ export class World {
       username,
       name: options.name ?? `Name of ${username}`,
       email: options.email ?? `${username}@example.test`,
-      password: options.password ?? `pw-${username}`,
+      password: options.password ?? `password-${username}`,
       admin: options.admin ?? false,
     }
     const admin = await this.admin()
