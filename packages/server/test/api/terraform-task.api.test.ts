@@ -255,6 +255,17 @@ describe.each(dialects())('terraform tasks with the state backend on %s', (diale
         /backend_filename/,
       )
     }
+    expectError(
+      await tp.p.request('POST', '/templates', {
+        name: unique('bad'),
+        project_id: tp.p.projectId,
+        app: 'terraform',
+        repository_id: tp.repositoryId,
+        task_params: { override_backend: 'yes' },
+      }),
+      400,
+      /override_backend must be true or false/,
+    )
     const own = await template({
       task_params: {
         override_backend: true,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type {
   CreateExtractValueBody,
   CreateIntegrationBody,
@@ -19,6 +18,7 @@ import { flag } from '@flagman/db'
 import type { Insertable, Kysely, Updateable } from 'kysely'
 import type { z } from 'zod'
 import type { Config } from '../../config.js'
+import { randomLowerAlnum } from '../../lib/secrets.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, NotFoundError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
@@ -523,19 +523,8 @@ export function aliasUrl(config: Config, alias: string): string {
   return `${host}/api/integrations/${alias}`
 }
 
-const ALIAS_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
-
-/** 16 random characters from a 36-letter alphabet (about 82 bits). */
-function newAlias(): string {
-  const bytes = randomBytes(32)
-  let alias = ''
-  for (const byte of bytes) {
-    // 252 = 7 × 36: rejecting larger bytes keeps every letter equally likely.
-    if (byte < 252) alias += ALIAS_ALPHABET[byte % 36]
-    if (alias.length === 16) return alias
-  }
-  return alias + newAlias().slice(alias.length)
-}
+/** 16 random characters (about 82 bits). */
+const newAlias = (): string => randomLowerAlnum(16)
 
 function toAlias(config: Config, row: repo.AliasRow): IntegrationAlias {
   return { id: row.id, url: aliasUrl(config, row.alias) }

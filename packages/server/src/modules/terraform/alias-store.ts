@@ -4,22 +4,7 @@ import { insertReturningId, nowIso } from '@flagman/db'
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { decryptKeySecret } from '../../lib/key-secret.js'
 import type { SecretBox } from '../../lib/secret-box.js'
-import { sha256 } from './state-store.js'
-
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
-
-/** Random text from a 36-letter alphabet; 32 characters carry about 165 bits. */
-export function randomText(length: number): string {
-  let out = ''
-  while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      // 252 = 7 × 36: rejecting larger bytes keeps every letter equally likely.
-      if (byte < 252) out += ALPHABET[byte % 36]
-      if (out.length === length) break
-    }
-  }
-  return out
-}
+import { randomLowerAlnum, sha256 } from '../../lib/secrets.js'
 
 /** Public address of an alias, from the server's public base address. */
 export function backendUrl(base: string, alias: string): string {
@@ -87,7 +72,7 @@ export async function insertAlias(
   db: Db,
   values: { projectId: number; inventoryId: number; authKeyId: number },
 ): Promise<AliasRow> {
-  const alias = randomText(32)
+  const alias = randomLowerAlnum(32)
   const id = await insertReturningId(db, 'terraform_alias', {
     project_id: values.projectId,
     inventory_id: values.inventoryId,
@@ -124,8 +109,8 @@ export async function issueTaskAlias(
   task: { id: number; projectId: number; inventoryId: number },
 ): Promise<TaskBackendAccess> {
   await revokeTaskAliases(db, task.id)
-  const alias = randomText(32)
-  const password = randomText(40)
+  const alias = randomLowerAlnum(32)
+  const password = randomLowerAlnum(40)
   await insertReturningId(db, 'terraform_alias', {
     project_id: task.projectId,
     inventory_id: task.inventoryId,

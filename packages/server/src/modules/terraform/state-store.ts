@@ -2,7 +2,7 @@ import type { TerraformState, TerraformStateSource } from '@flagman/contract'
 import type { Database, Db } from '@flagman/db'
 import { insertReturningId, nowIso } from '@flagman/db'
 import type { Kysely } from 'kysely'
-import { createHash } from 'node:crypto'
+import { sha256 } from '../../lib/secrets.js'
 import { promisify } from 'node:util'
 import { gunzip, gzip } from 'node:zlib'
 
@@ -34,10 +34,6 @@ export function stateCounters(state: Record<string, unknown>): {
   const lineage =
     typeof state.lineage === 'string' && state.lineage.length <= 255 ? state.lineage : null
   return { serial, lineage }
-}
-
-export function sha256(data: Buffer | string): string {
-  return createHash('sha256').update(data).digest('hex')
 }
 
 function versionsQuery(kysely: Kysely<Database>) {
