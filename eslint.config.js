@@ -73,6 +73,24 @@ export default tseslint.config(
     },
   })),
   {
+    // Tolerant reader: request bodies drop undeclared fields (see RouteDef.body in http.ts).
+    files: ['packages/contract/src/**/*.ts'],
+    ignores: ['packages/contract/src/**/__tests__/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='strictObject']",
+          message: 'Request bodies ignore undeclared fields: use z.object (see RouteDef.body).',
+        },
+        {
+          selector: "CallExpression[callee.property.name='strict'][arguments.length=0]",
+          message: 'Request bodies ignore undeclared fields: use z.object (see RouteDef.body).',
+        },
+      ],
+    },
+  },
+  {
     // Server internals: platform never reaches into domain modules.
     files: ['packages/server/src/platform/**'],
     rules: {

@@ -32,6 +32,15 @@ export interface RouteDef<
   readonly access: Access
   readonly params?: P
   readonly query?: Q
+  /**
+   * The request body. Tolerant reader, strict writer: fields a body schema does not declare
+   * are accepted and dropped before the handler runs (the compatible API ignores them, and
+   * its clients send read-only fields back and add their own, such as `project_id`); the
+   * fields it does declare keep their full validation. Responses, on the other hand, carry
+   * exactly what their schema declares. Body schemas are therefore plain `z.object`s: zod
+   * drops undeclared keys, and the lint refuses `z.strictObject` in the contract.
+   * `ignoredFields` names what a body lost.
+   */
   readonly body?: B
   /** Schema of a successful response body; absent for empty responses. */
   readonly response?: R

@@ -1,5 +1,6 @@
 export * from './common/fields.js'
 export * from './common/errors.js'
+export * from './common/ignored-fields.js'
 export * from './common/roles.js'
 export * from './http.js'
 export * from './client.js'

@@ -61,13 +61,12 @@ const integrationFields = {
   debounce: z.boolean({ error: typeError('debounce', 'true or false') }).default(false),
 }
 
-export const CreateIntegrationBody = z.strictObject({
+export const CreateIntegrationBody = z.object({
   ...integrationFields,
-  id: z.unknown().optional(),
 })
 export type CreateIntegrationBody = z.input<typeof CreateIntegrationBody>
 
-export const UpdateIntegrationBody = z.strictObject({
+export const UpdateIntegrationBody = z.object({
   ...integrationFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })
@@ -116,10 +115,10 @@ const matcherFields = {
     .max(MAX_NAME_LENGTH * 4, `value must be at most ${MAX_NAME_LENGTH * 4} characters`),
 }
 
-export const CreateMatcherBody = z.strictObject({ ...matcherFields, id: z.unknown().optional() })
+export const CreateMatcherBody = z.object({ ...matcherFields })
 export type CreateMatcherBody = z.input<typeof CreateMatcherBody>
 
-export const UpdateMatcherBody = z.strictObject({
+export const UpdateMatcherBody = z.object({
   ...matcherFields,
   id: z
     .number({ error: typeError('id', 'a number') })
@@ -162,15 +161,14 @@ const valueFields = {
   variable: Variable.default(''),
 }
 
-export const CreateExtractValueBody = z.strictObject({
+export const CreateExtractValueBody = z.object({
   ...valueFields,
   value_source: valueFields.value_source.default(''),
-  id: z.unknown().optional(),
 })
 export type CreateExtractValueBody = z.input<typeof CreateExtractValueBody>
 
 /** Fields sent are merged into the stored value. */
-export const UpdateExtractValueBody = z.strictObject({
+export const UpdateExtractValueBody = z.object({
   id: z.number({ error: typeError('id', 'a number') }).int(),
   integration_id: BodyIntegrationId,
   name: IntegrationName.optional(),

@@ -29,26 +29,19 @@ const projectFields = {
   max_parallel_tasks: maxParallelTasks.nullable().optional(),
 }
 
-export const CreateProjectBody = z.strictObject({
+export const CreateProjectBody = z.object({
   ...projectFields,
-  id: z.unknown().optional(),
-  project_id: z.unknown().optional(),
-  created: z.unknown().optional(),
   type: ProjectType.optional(),
   demo: Bool('demo').optional(),
 })
 export type CreateProjectBody = z.input<typeof CreateProjectBody>
 
-export const UpdateProjectBody = z.strictObject({
+export const UpdateProjectBody = z.object({
   ...projectFields,
   id: z
     .number({ error: typeError('id', 'a number') })
     .int()
     .optional(),
-  project_id: z.unknown().optional(),
-  created: z.unknown().optional(),
-  /** Set on create only; accepted here so a fetched project can be sent back. */
-  type: z.unknown().optional(),
 })
 export type UpdateProjectBody = z.input<typeof UpdateProjectBody>
 

@@ -68,9 +68,8 @@ const secretName = z
 export const SecretChange = z.discriminatedUnion(
   'operation',
   [
-    z.strictObject({
+    z.object({
       operation: z.literal('create'),
-      id: z.unknown().optional(),
       name: secretName,
       type: SecretType,
       secret: z
@@ -78,7 +77,7 @@ export const SecretChange = z.discriminatedUnion(
         .min(1, 'secret value can not be empty')
         .max(MAX_SECRET_LENGTH, 'secret value is too long'),
     }),
-    z.strictObject({
+    z.object({
       operation: z.literal('update'),
       id: InputId('secret id'),
       name: secretName,
@@ -86,19 +85,12 @@ export const SecretChange = z.discriminatedUnion(
       /** Empty keeps the stored value. */
       secret: z.string().max(MAX_SECRET_LENGTH, 'secret value is too long').default(''),
     }),
-    z.strictObject({
+    z.object({
       operation: z.literal('delete'),
       id: InputId('secret id'),
-      name: z.unknown().optional(),
-      type: z.unknown().optional(),
-      secret: z.unknown().optional(),
     }),
-    z.strictObject({
+    z.object({
       operation: z.literal(''),
-      id: z.unknown().optional(),
-      name: z.unknown().optional(),
-      type: z.unknown().optional(),
-      secret: z.unknown().optional(),
     }),
   ],
   { error: 'secret operation must be create, update or delete' },
@@ -135,13 +127,12 @@ function withOperation(row: unknown): unknown {
   return row
 }
 
-export const CreateEnvironmentBody = z.strictObject({
+export const CreateEnvironmentBody = z.object({
   ...environmentFields,
-  id: z.unknown().optional(),
 })
 export type CreateEnvironmentBody = z.input<typeof CreateEnvironmentBody>
 
-export const UpdateEnvironmentBody = z.strictObject({
+export const UpdateEnvironmentBody = z.object({
   ...environmentFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
   /** Removes the stored password; not together with a new `password`. */

@@ -43,16 +43,14 @@ const inventoryFields = {
   become_key_id: optionalId('become_key_id'),
   repository_id: optionalId('repository_id'),
   template_id: optionalId('template_id'),
-  holder_id: z.unknown().optional(),
 }
 
-export const CreateInventoryBody = z.strictObject({
+export const CreateInventoryBody = z.object({
   ...inventoryFields,
-  id: z.unknown().optional(),
 })
 export type CreateInventoryBody = z.input<typeof CreateInventoryBody>
 
-export const UpdateInventoryBody = z.strictObject({
+export const UpdateInventoryBody = z.object({
   ...inventoryFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })

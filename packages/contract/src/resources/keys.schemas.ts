@@ -16,12 +16,12 @@ export const MAX_SECRET_LENGTH = 16 * 1024
 const secretText = (label: string) =>
   z.string({ error: typeError(label, 'a string') }).max(MAX_SECRET_LENGTH, `${label} is too long`)
 
-export const SshSecret = z.strictObject({
+export const SshSecret = z.object({
   login: secretText('ssh.login').max(MAX_NAME_LENGTH).optional(),
   passphrase: secretText('ssh.passphrase').optional(),
   private_key: secretText('ssh.private_key').optional(),
 })
-export const LoginPasswordSecret = z.strictObject({
+export const LoginPasswordSecret = z.object({
   login: secretText('login_password.login').max(MAX_NAME_LENGTH).optional(),
   password: secretText('login_password.password').optional(),
 })
@@ -47,18 +47,14 @@ const keyFields = {
   project_id: z.number({ error: typeError('project_id', 'a number') }).int(),
   ssh: SshSecret.nullable().optional(),
   login_password: LoginPasswordSecret.nullable().optional(),
-  string: z.unknown().optional(),
-  empty: z.unknown().optional(),
 }
 
-export const CreateAccessKeyBody = z.strictObject({
+export const CreateAccessKeyBody = z.object({
   ...keyFields,
-  id: z.unknown().optional(),
-  override_secret: z.unknown().optional(),
 })
 export type CreateAccessKeyBody = z.input<typeof CreateAccessKeyBody>
 
-export const UpdateAccessKeyBody = z.strictObject({
+export const UpdateAccessKeyBody = z.object({
   ...keyFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
   /** Only when true are `type` and the secret replaced; otherwise only the name changes. */

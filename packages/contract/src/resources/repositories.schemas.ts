@@ -109,13 +109,12 @@ const repositoryFields = {
   ssh_key_id: InputId('ssh_key_id'),
 }
 
-export const CreateRepositoryBody = z.strictObject({
+export const CreateRepositoryBody = z.object({
   ...repositoryFields,
-  id: z.unknown().optional(),
 })
 export type CreateRepositoryBody = z.input<typeof CreateRepositoryBody>
 
-export const UpdateRepositoryBody = z.strictObject({
+export const UpdateRepositoryBody = z.object({
   ...repositoryFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })

@@ -26,10 +26,10 @@ const viewFields = {
   project_id: z.number({ error: typeError('project_id', 'a number') }).int(),
 }
 
-export const CreateViewBody = z.strictObject({ ...viewFields, id: z.unknown().optional() })
+export const CreateViewBody = z.object({ ...viewFields })
 export type CreateViewBody = z.input<typeof CreateViewBody>
 
-export const UpdateViewBody = z.strictObject({
+export const UpdateViewBody = z.object({
   ...viewFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })

@@ -84,14 +84,11 @@ const runnerFields = {
     .number({ error: typeError('project_id', 'a number') })
     .int()
     .nullish(),
-  // Read-only fields a client may send back unchanged.
+  /** Checked against the URL on update; other read-only fields sent back are ignored. */
   id: z.unknown().optional(),
-  touched: z.unknown().optional(),
-  online: z.unknown().optional(),
-  running_tasks: z.unknown().optional(),
 }
 
-export const CreateRunnerBody = z.strictObject(runnerFields)
+export const CreateRunnerBody = z.object(runnerFields)
 export type CreateRunnerBody = z.input<typeof CreateRunnerBody>
 export const UpdateRunnerBody = CreateRunnerBody
 export type UpdateRunnerBody = z.input<typeof UpdateRunnerBody>

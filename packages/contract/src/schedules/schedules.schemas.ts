@@ -112,22 +112,18 @@ const scheduleFields = {
   timezone: Timezone.optional(),
   /** Left out: `skip` on creation, unchanged on update. */
   missed_run_policy: MissedRunPolicy.optional(),
-  // Read-only fields a client may send back unchanged.
-  tpl_name: z.unknown().optional(),
-  last_run: z.unknown().optional(),
-  last_miss: z.unknown().optional(),
 }
 
-export const CreateScheduleBody = z.strictObject({ ...scheduleFields, id: z.unknown().optional() })
+export const CreateScheduleBody = z.object(scheduleFields)
 export type CreateScheduleBody = z.input<typeof CreateScheduleBody>
 
-export const UpdateScheduleBody = z.strictObject({
+export const UpdateScheduleBody = z.object({
   ...scheduleFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })
 export type UpdateScheduleBody = z.input<typeof UpdateScheduleBody>
 
-export const ScheduleActiveBody = z.strictObject({ active: Bool('active') })
+export const ScheduleActiveBody = z.object({ active: Bool('active') })
 export type ScheduleActiveBody = z.input<typeof ScheduleActiveBody>
 
 /** Other fields of a schedule form may come along; only the expression is checked. */

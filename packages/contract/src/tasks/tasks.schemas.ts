@@ -32,7 +32,7 @@ export function isFinished(status: string): boolean {
   return (FINISHED_STATUSES as readonly string[]).includes(status)
 }
 
-export const AnsibleParams = z.strictObject({
+export const AnsibleParams = z.object({
   debug: z.boolean().optional(),
   debug_level: z.number().int().min(1).max(6).optional(),
   dry_run: z.boolean().optional(),
@@ -43,7 +43,7 @@ export const AnsibleParams = z.strictObject({
 })
 export type AnsibleParams = z.infer<typeof AnsibleParams>
 
-export const TerraformParams = z.strictObject({
+export const TerraformParams = z.object({
   plan: z.boolean().optional(),
   destroy: z.boolean().optional(),
   auto_approve: z.boolean().optional(),
@@ -145,12 +145,11 @@ const rule =
 const jsonText = (label: string) =>
   z.string({ error: typeError(label, 'a JSON string') }).max(1024 * 1024, `${label} is too long`)
 
-export const CreateTaskBody = z.strictObject({
+export const CreateTaskBody = z.object({
   template_id: z
     .number({ error: typeError('template_id', 'a number') })
     .int()
     .positive(),
-  project_id: z.unknown().optional(),
   message: z.string().max(4096, 'message is too long').nullish(),
   /** Another branch of the template's repository; see `gitBranchProblem`. */
   git_branch: z.string().trim().max(MAX_NAME_LENGTH).nullish().superRefine(rule(gitBranchProblem)),
@@ -170,7 +169,6 @@ export const CreateTaskBody = z.strictObject({
   playbook: z.string().trim().max(1024).nullish().superRefine(rule(playbookOverrideProblem)),
   inventory_id: z.number().int().positive().nullish(),
   build_task_id: z.number().int().positive().nullish(),
-  version: z.unknown().optional(),
   params: z.record(z.string(), z.unknown()).nullish(),
   debug: z.boolean().nullish(),
   dry_run: z.boolean().nullish(),
@@ -178,8 +176,12 @@ export const CreateTaskBody = z.strictObject({
 })
 export type CreateTaskBody = z.input<typeof CreateTaskBody>
 
-export const StopTaskBody = z.strictObject({
-  force: z.boolean({ error: typeError('force', 'true or false') }),
+export const StopTaskBody = z.object({
+  /** Missing means a graceful stop, as in the compatible API. */
+  force: z
+    .boolean({ error: typeError('force', 'true or false') })
+    .nullish()
+    .transform((v) => v ?? false),
 })
 
 export const TaskOutput = z.object({ task_id: Id, time: z.string(), output: z.string() })

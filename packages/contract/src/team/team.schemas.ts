@@ -10,20 +10,18 @@ export const TeamMember = z.object({
 })
 export type TeamMember = z.infer<typeof TeamMember>
 
-export const AddTeamMemberBody = z.strictObject({
+export const AddTeamMemberBody = z.object({
   user_id: InputId('user_id'),
   role: ProjectRole,
+  /** Checked against the URL. */
   project_id: z.unknown().optional(),
 })
 export type AddTeamMemberBody = z.input<typeof AddTeamMemberBody>
 
-export const UpdateTeamMemberBody = z.strictObject({
+export const UpdateTeamMemberBody = z.object({
   role: ProjectRole,
-  id: z.unknown().optional(),
-  user_id: z.unknown().optional(),
+  /** Checked against the URL. */
   project_id: z.unknown().optional(),
-  username: z.unknown().optional(),
-  name: z.unknown().optional(),
 })
 export type UpdateTeamMemberBody = z.input<typeof UpdateTeamMemberBody>
 

@@ -40,8 +40,7 @@ const text = (label: string, max = MAX_NAME_LENGTH) =>
     .trim()
     .max(max, `${label} is too long`)
 
-export const SaveAppBody = z.strictObject({
-  id: z.unknown().optional(),
+export const SaveAppBody = z.object({
   active: z.boolean({ error: typeError('active', 'true or false') }).optional(),
   priority: z
     .number({ error: typeError('priority', 'an integer') })
@@ -60,6 +59,6 @@ export const SaveAppBody = z.strictObject({
 })
 export type SaveAppBody = z.input<typeof SaveAppBody>
 
-export const SetActiveBody = z.strictObject({
+export const SetActiveBody = z.object({
   active: z.boolean({ error: typeError('active', 'true or false') }),
 })

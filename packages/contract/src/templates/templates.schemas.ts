@@ -77,8 +77,7 @@ export const SurveyVarType = z.enum(SURVEY_VAR_TYPES, {
   error: "survey variable type must be '', int, enum or secret",
 })
 
-// Strict like the template body, so a misspelt field is refused rather than lost.
-export const SurveyVar = z.strictObject({
+export const SurveyVar = z.object({
   name: z
     .string({ error: typeError('survey variable name', 'a string') })
     .trim()
@@ -101,7 +100,7 @@ export const SurveyVar = z.strictObject({
     .transform((v) => v ?? false),
   values: z
     .array(
-      z.strictObject({
+      z.object({
         name: z.string().trim().max(MAX_NAME_LENGTH),
         value: z.string().max(4096),
       }),
@@ -124,10 +123,8 @@ export function surveyVarProblem(variable: SurveyVar): string | null {
 
 export const VAULT_TYPES = ['password', 'script'] as const
 
-export const TemplateVault = z.strictObject({
+export const TemplateVault = z.object({
   id: z.number().int().nullish(),
-  project_id: z.unknown().optional(),
-  template_id: z.unknown().optional(),
   /** Empty or missing: the default vault. Stored lower-cased and trimmed. */
   name: z
     .string()
@@ -318,17 +315,12 @@ const templateFields = {
     })
     .nullish()
     .transform((v) => v || null),
-  // Read-only fields a client may send back unchanged.
-  tasks: z.unknown().optional(),
-  last_task: z.unknown().optional(),
-  last_task_id: z.unknown().optional(),
-  version: z.unknown().optional(),
 }
 
-export const CreateTemplateBody = z.strictObject({ ...templateFields, id: z.unknown().optional() })
+export const CreateTemplateBody = z.object(templateFields)
 export type CreateTemplateBody = z.input<typeof CreateTemplateBody>
 
-export const UpdateTemplateBody = z.strictObject({
+export const UpdateTemplateBody = z.object({
   ...templateFields,
   id: z.number({ error: typeError('id', 'a number') }).int(),
 })

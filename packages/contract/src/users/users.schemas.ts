@@ -69,17 +69,7 @@ export const Password = z
   .min(MIN_PASSWORD_LENGTH, 'password can not be empty')
   .max(MAX_PASSWORD_LENGTH, `password must be at most ${MAX_PASSWORD_LENGTH} characters`)
 
-/** Read-only fields a client may send back unchanged; they are ignored. */
-const readOnlyUserFields = {
-  id: z.unknown().optional(),
-  created: z.unknown().optional(),
-  totp: z.unknown().optional(),
-  can_create_project: z.unknown().optional(),
-  has_active_subscription: z.unknown().optional(),
-}
-
-export const CreateUserBody = z.strictObject({
-  ...readOnlyUserFields,
+export const CreateUserBody = z.object({
   username,
   name,
   email,
@@ -91,8 +81,7 @@ export const CreateUserBody = z.strictObject({
 })
 export type CreateUserBody = z.input<typeof CreateUserBody>
 
-export const UpdateUserBody = z.strictObject({
-  ...readOnlyUserFields,
+export const UpdateUserBody = z.object({
   username,
   name,
   email,
@@ -101,13 +90,12 @@ export const UpdateUserBody = z.strictObject({
   /** Required with `password` when users change their own password. */
   current_password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
   admin: Bool('admin').optional(),
-  external: z.unknown().optional(),
   alert: Bool('alert').optional(),
   pro: Bool('pro').optional(),
 })
 export type UpdateUserBody = z.input<typeof UpdateUserBody>
 
-export const SetPasswordBody = z.strictObject({
+export const SetPasswordBody = z.object({
   password: Password,
   /** Required when users change their own password; administrators resetting another's do not send it. */
   current_password: z.string().max(MAX_PASSWORD_LENGTH).optional(),
@@ -138,7 +126,7 @@ export const MAX_TOKEN_NAME_LENGTH = 100
  * Body of `POST /api/user/tokens`, which may also be sent without one (the compatible API
  * needs none): an unnamed token that never expires.
  */
-export const CreateTokenBody = z.strictObject({
+export const CreateTokenBody = z.object({
   name: z
     .string({ error: typeError('name', 'a string') })
     .trim()

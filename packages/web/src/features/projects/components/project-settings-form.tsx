@@ -59,7 +59,7 @@ export function ProjectSettingsForm({ project, canUpdate }: ProjectSettingsFormP
         disabled={!canUpdate}
         onSubmit={(values) =>
           update.mutate(
-            { ...toProjectBody(values), type: project.type },
+            toProjectBody(values),
             { onSuccess: () => showMessage(t('settings.saved', { name: values.name })) },
           )
         }
