@@ -152,7 +152,7 @@ async function measureFirstRender(browser, baseUrl) {
   const login = await api(baseUrl, 'POST', '/api/auth/login', {
     body: { auth: ADMIN.login, password: ADMIN.password },
   })
-  const cookie = /semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0]
+  const cookie = /(?<!\w)semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')?.[0]
   if (!cookie) throw new Error('no session cookie')
   const created = await api(baseUrl, 'POST', '/api/projects', {
     cookie,

@@ -82,7 +82,7 @@ export async function startBench(scripts, env = {}) {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }),
   })
-  const cookie = /semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
+  const cookie = /(?<!\w)semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
   const api = async (method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,

@@ -31,7 +31,7 @@ export async function apiAs(
     data: { auth: login, password },
   })
   expect(response.status(), `sign-in as ${login}`).toBe(204)
-  const cookie = /semaphore=[^;]+/.exec(response.headers()['set-cookie'] ?? '')?.[0]
+  const cookie = /(?<!\w)semaphore=[^;]+/.exec(response.headers()['set-cookie'] ?? '')?.[0]
   if (!cookie) throw new Error('no session cookie')
   return createApiClient({ baseUrl: baseURL, headers: { Cookie: cookie } })
 }

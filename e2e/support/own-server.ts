@@ -87,7 +87,7 @@ export async function apiSignInAt(
     body: JSON.stringify({ auth: login, password }),
   })
   expect(response.status, `sign-in as ${login}`).toBe(204)
-  const cookie = /semaphore=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0]
+  const cookie = /(?<!\w)semaphore=[^;]+/.exec(response.headers.get('set-cookie') ?? '')?.[0]
   if (!cookie) throw new Error('no session cookie')
   return createApiClient({ baseUrl: url, headers: { Cookie: cookie } })
 }

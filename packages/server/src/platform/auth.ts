@@ -1,13 +1,27 @@
 import { ROUTES } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sha256 } from '../lib/secrets.js'
 import type { Actor } from './actor.js'
 import { UnauthorizedError } from './errors.js'
 
 /** Name of the session cookie; kept from the compatible API so existing clients work. */
 export const SESSION_COOKIE = 'semaphore'
+/**
+ * A cookie scripts may read, set and cleared together with the session cookie. Its value is
+ * a marker, never a credential: the session itself stays in the HttpOnly `semaphore` cookie.
+ * The compatible web console decides whether it is signed in by looking for `semaphore=` in
+ * `document.cookie`, which an HttpOnly cookie never shows; this name ends so that the check
+ * finds it.
+ */
+export const SIGNED_IN_MARKER_COOKIE = 'signed_in_semaphore'
+
+/** Tells the browser to forget the session cookie and its marker. */
+export function clearSessionCookies(reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { path: '/' })
+  reply.clearCookie(SIGNED_IN_MARKER_COOKIE, { path: '/' })
+}
 /** A session unused for this long is over. */
 export const SESSION_IDLE_MS = 7 * 24 * 60 * 60 * 1000
 /** last_active is written at most this often, to keep reads from turning into writes. */
@@ -166,15 +180,23 @@ async function liveSession(
 /**
  * Finds who is calling: a bearer API token first, else the session cookie. A session still
  * waiting for its second factor is refused with 401 TOTP_REQUIRED, except on public routes,
- * which it reaches signed out.
+ * which it reaches signed out. With `reply`, the cookies of an ended session are cleared.
  */
-export async function resolveActor(db: Db, request: FastifyRequest): Promise<Actor | null> {
+export async function resolveActor(
+  db: Db,
+  request: FastifyRequest,
+  reply?: FastifyReply,
+): Promise<Actor | null> {
   const token = bearerToken(request)
   if (token) return tokenActor(db, { hash: sha256(token) }, true)
   const cookie = request.cookies[SESSION_COOKIE]
   if (!cookie) return null
   const found = await liveSession(db, { hash: sha256(cookie) }, true)
-  if (!found) return null
+  if (!found) {
+    // An ended session's cookies go too, so that the marker never outlives the session.
+    if (reply) clearSessionCookies(reply)
+    return null
+  }
   if (found.verified) return found.actor
   if (isPublicRoute(request)) return null
   throw new UnauthorizedError(TOTP_REQUIRED)

@@ -76,7 +76,7 @@ export function mount<R extends RouteDef>(
     method: route.method,
     url: route.path,
     handler: async (request, reply) => {
-      const actor = await resolveActor(app.db, request)
+      const actor = await resolveActor(app.db, request, reply)
       requireSignedIn(route.access, actor)
       const rawParams = (request.params ?? {}) as Record<string, unknown>
       const params = parse(route.params, rawParams, 'path parameter') as HandlerContext<R>['params']

@@ -63,9 +63,14 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
       json: { auth: carol.username, password: carol.password },
     })
     expectNoContent(result)
-    const setCookie = result.headers.get('set-cookie') ?? ''
-    const [pair, ...attributes] = setCookie.split(';').map((part) => part.trim())
+    const [session, marker] = result.headers.getSetCookie()
+    const [pair, ...attributes] = (session ?? '').split(';').map((part) => part.trim())
     expect(pair).toMatch(/^semaphore=[A-Za-z0-9_-]{20,}$/)
+    // The marker for scripts carries no credential and is readable from JavaScript.
+    const [markerPair, ...markerAttributes] = (marker ?? '').split(';').map((p) => p.trim())
+    expect(markerPair).toBe('signed_in_semaphore=1')
+    expect(markerAttributes).toEqual(expect.arrayContaining(['Path=/', 'SameSite=Lax']))
+    expect(markerAttributes).not.toContain('HttpOnly')
     expect(attributes).toEqual(expect.arrayContaining(['Path=/', 'HttpOnly', 'SameSite=Lax']))
     expect(attributes.map((a) => a.toLowerCase())).not.toContain('secure')
     // Proxy headers are not believed unless FLAGMAN_TRUST_PROXY says so.
@@ -87,8 +92,18 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
     expect(await whoAmI(as)).toBe(carol.id)
     const result = await world.request('POST', '/api/auth/logout', { as })
     expectNoContent(result)
-    expect(result.headers.get('set-cookie')).toMatch(/^semaphore=;/)
-    expectError(await world.request('GET', '/api/user', { as }), 401)
+    const cleared = result.headers.getSetCookie()
+    expect(cleared).toHaveLength(2)
+    expect(cleared[0]).toMatch(/^semaphore=;.*Expires=Thu, 01 Jan 1970/)
+    expect(cleared[1]).toMatch(/^signed_in_semaphore=;.*Expires=Thu, 01 Jan 1970/)
+    const stale = await world.request('GET', '/api/user', { as })
+    expectError(stale, 401)
+    // A call with the ended session's cookie clears both cookies again, so that the marker
+    // never tells a script it is signed in when it is not.
+    expect(stale.headers.getSetCookie().map((c) => c.split('=')[0])).toEqual([
+      'semaphore',
+      'signed_in_semaphore',
+    ])
     // Other sessions of the same user are not affected.
     expect(await whoAmI(carol.as)).toBe(carol.id)
   })

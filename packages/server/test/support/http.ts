@@ -95,7 +95,7 @@ export function expectNoContent(result: HttpResult): void {
 /** The session cookie set by an answer, as a `Cookie` header value. */
 export function cookieFrom(result: HttpResult): string {
   const setCookie = result.headers.get('set-cookie') ?? ''
-  const match = /semaphore=([^;]+)/.exec(setCookie)
+  const match = /(?<!\w)semaphore=([^;]+)/.exec(setCookie)
   if (!match) throw new Error(`no session cookie in: ${setCookie}`)
   return `semaphore=${match[1]}`
 }

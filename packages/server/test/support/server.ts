@@ -66,7 +66,7 @@ export async function sessionCookie(url: string, auth: string, password: string)
     throw new Error(`sign-in as ${auth} failed with ${response.status}: ${await response.text()}`)
   }
   const setCookie = response.headers.get('set-cookie') ?? ''
-  const match = /semaphore=([^;]+)/.exec(setCookie)
+  const match = /(?<!\w)semaphore=([^;]+)/.exec(setCookie)
   if (!match) throw new Error('no session cookie in the sign-in answer')
   return `semaphore=${match[1]}`
 }

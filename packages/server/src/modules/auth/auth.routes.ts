@@ -1,9 +1,8 @@
 import { getLoginMetadata, login, logout, recoverTotp, verifyTotp } from '@flagman/contract'
-import { nowIso } from '@flagman/db'
-import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { newSessionToken, sha256 } from '../../lib/secrets.js'
+import type { FastifyInstance } from 'fastify'
+import { sha256 } from '../../lib/secrets.js'
 import { announceAccessChange } from '../../platform/access-changes.js'
-import { cookieSession, SESSION_COOKIE } from '../../platform/auth.js'
+import { clearSessionCookies, cookieSession, SESSION_COOKIE } from '../../platform/auth.js'
 import {
   BadRequestError,
   ForbiddenError,
@@ -15,6 +14,7 @@ import { checkCredentials } from './ldap.service.js'
 import { LoginThrottle } from './login-throttle.js'
 import { oidcRoutes } from './oidc.routes.js'
 import { oidcProviderList } from './oidc.service.js'
+import { openSession } from './session.js'
 import { authMethods, checkPasscode, needsSecondFactor, recoverWithCode } from './totp.service.js'
 
 /** One message for unknown user and wrong password, so logins cannot be probed. */
@@ -28,11 +28,6 @@ function tooMany(wait: number): TooManyRequestsError {
     `Too many failed sign-in attempts. Try again in ${wait} second${wait === 1 ? '' : 's'}.`,
     wait,
   )
-}
-
-/** HTTPS to the browser: a TLS connection, or X-Forwarded-Proto from a trusted proxy. */
-function isHttps(request: FastifyRequest): boolean {
-  return request.protocol === 'https'
 }
 
 export function authRoutes(app: FastifyInstance): void {
@@ -101,26 +96,7 @@ export function authRoutes(app: FastifyInstance): void {
     }
     // With a second factor the session is only verified once a code has been given.
     const verified = !(await needsSecondFactor(db, config, user.id))
-    const token = newSessionToken()
-    const now = nowIso()
-    await db.kysely
-      .insertInto('session')
-      .values({
-        user_id: user.id,
-        token_hash: sha256(token),
-        created: now,
-        last_active: now,
-        ip: address.slice(0, 64),
-        user_agent: String(request.headers['user-agent'] ?? '').slice(0, 255),
-        verified: verified ? 1 : 0,
-      })
-      .execute()
-    reply.setCookie(SESSION_COOKIE, token, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      secure: isHttps(request),
-    })
+    await openSession(db, request, reply, user.id, verified)
   })
 
   mount(app, verifyTotp, async ({ db, body, request, reply, config, secrets }) => {
@@ -175,7 +151,7 @@ export function authRoutes(app: FastifyInstance): void {
         announceAccessChange(db, { kind: 'session-ended', sessionId: session.id })
       }
     }
-    reply.clearCookie(SESSION_COOKIE, { path: '/' })
+    clearSessionCookies(reply)
   })
 
   oidcRoutes(app)

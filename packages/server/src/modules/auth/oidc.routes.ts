@@ -1,9 +1,7 @@
 import { OIDC_LOGIN_PATH, OIDC_REDIRECT_PATH, type OidcError } from '@flagman/contract'
-import { nowIso } from '@flagman/db'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { newSessionToken, sha256 } from '../../lib/secrets.js'
-import { SESSION_COOKIE } from '../../platform/auth.js'
 import { FLOW_TTL_SECONDS, OidcFailure, OidcService } from './oidc.service.js'
+import { isHttps, openSession } from './session.js'
 import { needsSecondFactor } from './totp.service.js'
 
 /** Cookie binding a started sign-on to the browser that started it. */
@@ -16,10 +14,6 @@ type ProviderRequest = FastifyRequest<{
   Params: { provider_id: string }
   Querystring: Record<string, unknown>
 }>
-
-function isHttps(request: FastifyRequest): boolean {
-  return request.protocol === 'https'
-}
 
 /** Back to the sign-in page with the reason the console explains. */
 function toLoginPage(reply: FastifyReply, error: OidcError): FastifyReply {
@@ -69,26 +63,7 @@ export function oidcRoutes(app: FastifyInstance): void {
       const signedOn = await oidc.finish(app.db, provider, request.query, cookieState)
       // A second factor set up here is still asked for, as after a password.
       const verified = !(await needsSecondFactor(app.db, app.config, signedOn.userId))
-      const token = newSessionToken()
-      const now = nowIso()
-      await app.db.kysely
-        .insertInto('session')
-        .values({
-          user_id: signedOn.userId,
-          token_hash: sha256(token),
-          created: now,
-          last_active: now,
-          ip: request.ip.slice(0, 64),
-          user_agent: String(request.headers['user-agent'] ?? '').slice(0, 255),
-          verified: verified ? 1 : 0,
-        })
-        .execute()
-      reply.setCookie(SESSION_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: isHttps(request),
-      })
+      await openSession(app.db, request, reply, signedOn.userId, verified)
       request.log.info({ provider, user: signedOn.userId }, 'signed in by single sign-on')
       return reply.redirect(signedOn.redirect, 307)
     } catch (error) {
