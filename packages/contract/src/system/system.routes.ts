@@ -1,5 +1,5 @@
 import { access, defineRoute } from '../http.js'
-import { SystemInfo } from './system.schemas.js'
+import { OptionEntry, Options, SetOptionBody, SystemInfo } from './system.schemas.js'
 
 /** Answers the plain text `pong`. */
 export const ping = defineRoute({
@@ -14,5 +14,24 @@ export const getInfo = defineRoute({
   path: '/api/info',
   access: access.auth,
   response: SystemInfo,
+  status: 200,
+})
+
+/** Every stored server option (app settings included), as one flat object. */
+export const getOptions = defineRoute({
+  method: 'GET',
+  path: '/api/options',
+  access: access.admin,
+  response: Options,
+  status: 200,
+})
+
+/** Stores one option and answers it back. */
+export const setOption = defineRoute({
+  method: 'POST',
+  path: '/api/options',
+  access: access.admin,
+  body: SetOptionBody,
+  response: OptionEntry,
   status: 200,
 })

@@ -22,3 +22,26 @@ export type SystemInfo = z.infer<typeof SystemInfo>
 export function displayVersion(version: string): string {
   return version.split('-')[0] ?? version
 }
+
+/** Server options, as the flat key → value object of `GET /api/options`. */
+export const Options = z.record(z.string(), z.string())
+export type Options = z.infer<typeof Options>
+
+export const OPTION_KEY_PATTERN = /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/
+
+export const SetOptionBody = z.object({
+  key: z
+    .string({ error: 'key must be a string' })
+    .trim()
+    .min(1, 'key can not be empty')
+    .max(255, 'key must be at most 255 characters')
+    .regex(OPTION_KEY_PATTERN, 'key must be dotted words, e.g. "nav.unpinned_items"')
+    // App settings have their own routes, which check every field.
+    .refine((key) => !key.startsWith('apps.'), 'app settings are changed with PUT /api/apps/{id}'),
+  value: z
+    .string({ error: 'value must be a string' })
+    .max(65_536, 'value must be at most 65536 characters'),
+})
+export type SetOptionBody = z.input<typeof SetOptionBody>
+export const OptionEntry = z.object({ key: z.string(), value: z.string() })
+export type OptionEntry = z.infer<typeof OptionEntry>

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
-import { getInfo, ping } from '@flagman/contract'
+import { getInfo, getOptions, ping, setOption } from '@flagman/contract'
 import type { FastifyInstance } from 'fastify'
 import { mount } from '../../platform/router.js'
 import { authMethods } from '../auth/totp.service.js'
 import { anyRunner } from '../runners/index.js'
 import { VERSION } from '../../version.js'
+import { listOptions, setOption as storeOption } from './options.service.js'
 
 let ansibleVersion: Promise<string> | null = null
 
@@ -35,4 +36,6 @@ export function systemRoutes(app: FastifyInstance): void {
     schedule_timezone: config.scheduleTimezone,
     password_min_length: config.passwordMinLength,
   }))
+  mount(app, getOptions, async ({ db }) => listOptions(db))
+  mount(app, setOption, async ({ db, body }) => storeOption(db, body))
 }
