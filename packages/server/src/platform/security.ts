@@ -28,7 +28,8 @@ export function isCrossSite(request: FastifyRequest): boolean {
  * Browser protections for the API:
  * - responses are never cached;
  * - a state-changing request from another site's page is refused, and so is a cookie-
- *   authenticated one that is not JSON, so cross-site forms cannot act for a signed-in user.
+ *   authenticated one that is not JSON and shows no same-origin Origin, so cross-site forms
+ *   cannot act for a signed-in user, even from browsers that send no Origin.
  *   Scripts without an Origin header and bearer-token clients are not affected.
  */
 export function registerSecurity(app: FastifyInstance): void {
@@ -44,7 +45,10 @@ export function registerSecurity(app: FastifyInstance): void {
       request.headers['transfer-encoding'] !== undefined ||
       Number(request.headers['content-length'] ?? 0) > 0
     const labelled = type !== undefined && /^application\/json\b/i.test(type)
-    if (usesCookie && (type !== undefined || hasBody) && !labelled) {
+    // A same-origin Origin (checked above) proves the page is this server's own, whatever
+    // it labels its body: the compatible console sends a restored backup as a form.
+    const ownPage = request.headers.origin !== undefined
+    if (usesCookie && !ownPage && (type !== undefined || hasBody) && !labelled) {
       throw new AppError(415, 'Content-Type must be application/json')
     }
   })
