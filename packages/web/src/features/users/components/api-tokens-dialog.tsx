@@ -3,6 +3,7 @@ import Alert from '@mui/material/Alert'
 import Box from '@mui/material/Box'
 import Button from '@mui/material/Button'
 import Divider from '@mui/material/Divider'
+import Link from '@mui/material/Link'
 import Stack from '@mui/material/Stack'
 import Typography from '@mui/material/Typography'
 import { useState } from 'react'
@@ -17,6 +18,9 @@ import { copyToClipboard } from '../utils/copy-to-clipboard'
 import { CreateTokenForm } from './create-token-form'
 import { TokensTable } from './tokens-table'
 import { CopyField } from './two-factor-section'
+
+/** The server's rendered reference of its HTTP API. */
+const API_REFERENCE_URL = '/api/docs'
 
 /** Wide enough for the token table's five columns. */
 const TOKENS_DIALOG_WIDTH = 880
@@ -76,7 +80,10 @@ function TokensContent() {
   return (
     <>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        {t('tokens.intro')}
+        {t('tokens.intro')}{' '}
+        <Link href={API_REFERENCE_URL} target="_blank" rel="noopener">
+          {t('tokens.apiReference')}
+        </Link>
       </Typography>
       <ErrorAlert error={create.error} />
       {created ? (
