@@ -149,7 +149,7 @@ describe.each(dialects())('templates on %s', (dialect) => {
     })
   })
 
-  it('creates templates for every app, keeping only the fields the app uses', async () => {
+  it('creates templates for every app, keeping every field sent', async () => {
     for (const app of ['bash', 'python', 'powershell']) {
       const script = await t.create({
         app,
@@ -159,12 +159,14 @@ describe.each(dialects())('templates on %s', (dialect) => {
       expect(script).toMatchObject({
         app,
         playbook: `scripts/${app}-job`,
-        inventory_id: null,
+        inventory_id: hostInventory.id,
         repository_id: repo.id,
       })
     }
     const pulumi = await t.create({ app: 'pulumi', playbook: '', inventory_id: hostInventory.id })
-    expect(pulumi).toMatchObject({ app: 'pulumi', playbook: '', inventory_id: null })
+    expect(pulumi).toMatchObject({ app: 'pulumi', playbook: '', inventory_id: hostInventory.id })
+    const noInventory = await t.create({ app: 'bash', inventory_id: null })
+    expect(noInventory.inventory_id).toBeNull()
     const pulumiProgram = await t.create({ app: 'pulumi', playbook: 'stacks/web' })
     expect(pulumiProgram.playbook).toBe('stacks/web')
     for (const app of ['terraform', 'tofu']) {
@@ -393,9 +395,10 @@ describe.each(dialects())('templates on %s', (dialect) => {
       type: 'build',
       start_version: '1.0.0',
       build_template_id: null,
-      autorun: false,
+      autorun: true,
     })
-    // Fields of other types are dropped.
+    // The start version and the build template of other types are dropped; autorun is kept
+    // (only a deploy template, which alone has a build template, ever runs automatically).
     const task = await t.create({
       start_version: '2.0.0',
       build_template_id: build.id,
@@ -405,7 +408,7 @@ describe.each(dialects())('templates on %s', (dialect) => {
       type: '',
       start_version: null,
       build_template_id: null,
-      autorun: false,
+      autorun: true,
     })
     const deploy = await t.create({
       type: 'deploy',
@@ -482,7 +485,7 @@ describe.each(dialects())('templates on %s', (dialect) => {
       type: '',
       start_version: null,
       build_template_id: null,
-      autorun: false,
+      autorun: true,
     })
     const cleared = await t.update(asTask, {
       description: null,
@@ -578,7 +581,8 @@ describe.each(dialects())('templates on %s', (dialect) => {
       },
     ])
     expect((await t.get(tpl.id)).survey_vars).toEqual(tpl.survey_vars)
-    expect((await t.update(tpl, { survey_vars: [] })).survey_vars).toBeNull()
+    expect((await t.update(tpl, { survey_vars: [] })).survey_vars).toEqual([])
+    expect((await t.update(tpl, { survey_vars: null })).survey_vars).toBeNull()
 
     const before = await snapshot()
     const pick = { name: 'pick', title: 'Pick', type: 'enum' }
@@ -793,7 +797,7 @@ describe.each(dialects())('templates on %s', (dialect) => {
       )
       expectError(await t.post({ app, playbook: '' }), 400, 'template playbook can not be empty')
       const custom = await t.create({ app, playbook: 'deploy', inventory_id: hostInventory.id })
-      expect(custom).toMatchObject({ app, playbook: 'deploy', inventory_id: null })
+      expect(custom).toMatchObject({ app, playbook: 'deploy', inventory_id: hostInventory.id })
     }
   })
 

@@ -343,13 +343,17 @@ function checkMatcher(input: MatcherInput): void {
   if (input.value === '') throw new BadRequestError('No value set')
 }
 
+/**
+ * Stored as sent: a field the match type does not read (the body data type of a header
+ * matcher, the key of a whole-body matcher) is ignored by the receiver, not cleared.
+ */
 function matcherValues(input: MatcherInput) {
   return {
     name: input.name,
     match_type: input.match_type,
     method: input.method,
-    body_data_type: input.match_type === 'body' ? input.body_data_type : '',
-    key: input.match_type === 'body' && input.body_data_type === 'string' ? '' : input.key,
+    body_data_type: input.body_data_type,
+    key: input.key,
     value: input.value,
   }
 }
@@ -439,13 +443,13 @@ function checkValue(value: ValueFields): void {
   if (value.variable === '') throw new BadRequestError('variable can not be empty')
 }
 
+/** Stored as sent, like matchers: fields the value source does not read are kept. */
 function valueFields(value: ValueFields): ValueFields {
-  const body = value.value_source === 'body'
   return {
     name: value.name,
     value_source: value.value_source,
-    body_data_type: body ? value.body_data_type : '',
-    key: body && value.body_data_type === 'string' ? '' : value.key,
+    body_data_type: value.body_data_type,
+    key: value.key,
     variable: value.variable,
   }
 }

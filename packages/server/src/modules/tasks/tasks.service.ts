@@ -243,7 +243,8 @@ export async function createTask(
     message: input.message ?? null,
     inventory_id: input.inventory_id ?? null,
     version,
-    params: Object.keys(params).length ? JSON.stringify(params) : null,
+    // Parameters sent are kept even when empty; none sent (and nothing folded in) is null.
+    params: input.params || Object.keys(params).length ? JSON.stringify(params) : null,
     schedule_id: origin.scheduleId ?? null,
     integration_id: origin.integrationId ?? null,
   })

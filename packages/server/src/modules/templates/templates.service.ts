@@ -80,7 +80,9 @@ async function validate(
       'template playbook must be a path inside the repository, such as site.yml',
     )
   }
-  const inventoryId = fields.inventory === 'hidden' ? null : (input.inventory_id ?? null)
+  // Stored for every app, whether or not the console shows the field for it: what a client
+  // sets is what it reads back, and references and deletion rules follow the stored value.
+  const inventoryId = input.inventory_id ?? null
   if (fields.inventory === 'required' && inventoryId === null) {
     throw new BadRequestError('template inventory can not be empty')
   }
@@ -193,9 +195,12 @@ async function validate(
       view_id: input.view_id ?? null,
       build_template_id: buildTemplateId,
       start_version: startVersion || null,
-      autorun: flag(type === 'deploy' && input.autorun),
+      // Only deploy templates run automatically (they alone have a build template), but the
+      // flag is kept whatever the type, so switching types back and forth loses nothing.
+      autorun: flag(input.autorun),
       git_branch: input.git_branch || null,
-      survey_vars: surveyVars.length ? JSON.stringify(surveyVars) : null,
+      // An empty list stays an empty list; only a missing one is null.
+      survey_vars: input.survey_vars ? JSON.stringify(surveyVars) : null,
       suppress_success_alerts: flag(input.suppress_success_alerts),
       task_params: input.task_params ? JSON.stringify(input.task_params) : null,
       runner_tag: input.runner_tag ?? null,
