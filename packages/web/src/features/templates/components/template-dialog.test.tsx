@@ -345,7 +345,7 @@ describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
     })
     renderDialog({
       kind: 'edit',
-      template: bashTemplate({ task_params: { limit: ['web'] } }),
+      template: bashTemplate({ task_params: { limit: ['web'] }, inventory_id: 41, autorun: true }),
     })
     await screen.findByRole('dialog', { name: 'Edit template' })
     expect(
@@ -361,9 +361,11 @@ describe('TemplateDialog', { timeout: SLOW_TEST_MS }, () => {
     await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(await screen.findByText('Template deploy saved')).toBeInTheDocument()
     const put = requests.find((request) => request.path === '/api/project/3/templates/20')
-    // Other task parameters stay as they are.
+    // Other task parameters, and fields a Bash template does not show, stay as they are.
     expect(put?.body).toMatchObject({
       task_params: { limit: ['web'], allow_override_branch_in_task: true },
+      inventory_id: 41,
+      autorun: true,
     })
     const schedule = requests.find((request) => request.path === '/api/project/3/schedules/5')
     expect(schedule?.method).toBe('PUT')

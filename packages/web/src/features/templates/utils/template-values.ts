@@ -260,7 +260,10 @@ export function templateFormSchema(t: TFunction<'templates'>) {
 
 export type TemplateFormOutput = z.output<ReturnType<typeof templateFormSchema>>
 
-/** The request body; fields the app does not show are cleared. */
+/**
+ * The request body. A field the app does not show keeps the value it had, so that saving in
+ * the console never clears what an API client set.
+ */
 export function toTemplateBody(values: TemplateFormOutput, projectId: number): CreateTemplateBody {
   const fields = appFields(values.app)
   return {
@@ -270,13 +273,13 @@ export function toTemplateBody(values: TemplateFormOutput, projectId: number): C
     description: values.description,
     type: values.type,
     playbook: fields.playbook === 'hidden' ? '' : values.playbook,
-    inventory_id: fields.inventory === 'hidden' ? null : toId(values.inventory_id),
+    inventory_id: toId(values.inventory_id),
     repository_id: toId(values.repository_id),
     environment_id: toId(values.environment_id),
     view_id: toId(values.view_id),
     build_template_id: values.type === 'deploy' ? toId(values.build_template_id) : null,
     start_version: values.type === 'build' ? values.start_version : null,
-    autorun: values.type === 'deploy' ? values.autorun : false,
+    autorun: values.autorun,
     git_branch: values.git_branch || null,
     arguments: values.arguments.length > 0 ? JSON.stringify(values.arguments) : null,
     allow_override_args_in_task: values.allow_override_args_in_task,
