@@ -3,6 +3,7 @@ import { MAX_NAME_LENGTH, typeError } from '../common/fields.js'
 import { EnvironmentImage } from '../resources/environments.schemas.js'
 import { MAX_TEXT_BYTES, utf8Length } from '../resources/refs.schemas.js'
 import { MAX_TIMEZONE_LENGTH, MISSED_RUN_POLICIES } from '../schedules/schedules.schemas.js'
+import { Project } from './projects.schemas.js'
 
 /*
  * Project backup file. Entities refer to each other by name, never by id, and secrets are
@@ -90,9 +91,17 @@ export const BackupRepository = z.object({
 export const BackupInventory = z.object({
   name: name('inventory name'),
   inventory: optionalText,
-  type: short(64),
+  // Checked by the restore, which reports a type it does not know instead of failing.
+  type: short(64).nullish(),
   ssh_key: optionalName,
   become_key: optionalName,
+  /** Flagman's own: the repository holding a file inventory, when not the template's. */
+  repository: optionalName,
+  /**
+   * Flagman's own: the template owning a Terraform/OpenTofu workspace. Compatible files do
+   * not say; their workspaces go to the terraform/tofu template that names them.
+   */
+  template: optionalName,
 })
 /** Survey variables are stored as JSON text; their fields are bounded like the template's. */
 export const BackupSurveyVar = z.object({
@@ -135,19 +144,22 @@ export const BackupTemplate = z.object({
   build_template: optionalName,
   view: optionalName,
   vaults: list(BackupVault),
+  /** Files from before template vaults: the key of the one (default, password) vault. */
+  vault_key: optionalName,
   cron: optionalName,
 })
+// Kinds of matchers and values are checked by the restore, which reports those it can not map.
 export const BackupMatcher = z.object({
   name: short(),
-  match_type: short(64),
-  method: short(64),
+  match_type: optionalShort,
+  method: optionalShort,
   body_data_type: optionalShort,
   key: optionalName,
-  value: long(),
+  value: long().nullish(),
 })
 export const BackupExtractValue = z.object({
   name: short(),
-  value_source: short(64),
+  value_source: optionalShort,
   body_data_type: optionalShort,
   key: optionalName,
   variable: optionalName,
@@ -160,7 +172,7 @@ export const BackupIntegration = z.object({
   /** Flagman's own: skip deliveries while a task it started is still waiting. */
   debounce: z.boolean().nullish(),
   task_params: jsonText,
-  template: short(),
+  template: optionalName,
   auth_secret: optionalName,
   aliases: list(short(64)),
   matchers: list(BackupMatcher),
@@ -168,9 +180,14 @@ export const BackupIntegration = z.object({
 })
 export const BackupSchedule = z.object({
   name: optionalName,
-  cron_format: short(),
+  // Empty in the all-empty entry compatible servers write for a schedule whose template is
+  // gone; the restore reports such entries and leaves them out.
+  cron_format: optionalName,
   active: z.boolean().nullish(),
-  template: short(),
+  template: optionalName,
+  /** Newer compatible servers: `""` (cron) or `run_at` (one-off, at `run_at`). */
+  type: optionalShort,
+  run_at: optionalName,
   /** Absent in backups made before schedules had their own time zone: the server default. */
   timezone: short(MAX_TIMEZONE_LENGTH).nullish(),
   /** Absent in older backups: `skip`. */
@@ -191,3 +208,17 @@ export const ProjectBackup = z.object({
 })
 export type ProjectBackup = z.output<typeof ProjectBackup>
 export type ProjectBackupInput = z.input<typeof ProjectBackup>
+
+/** Something of a backup file the restore could not map, and what it did with it. */
+export const RestoreReportItem = z.object({
+  /** Where it is in the file, by names where there are names: `templates[Deploy].cron`. */
+  path: z.string(),
+  reason: z.string(),
+})
+export type RestoreReportItem = z.infer<typeof RestoreReportItem>
+export const RestoreReport = z.array(RestoreReportItem)
+export type RestoreReport = z.infer<typeof RestoreReport>
+
+/** The restored project, with what of the file it could not map (empty when nothing). */
+export const RestoredProject = Project.extend({ restore_report: RestoreReport })
+export type RestoredProject = z.infer<typeof RestoredProject>

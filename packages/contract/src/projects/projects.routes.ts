@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { PathId } from '../common/fields.js'
 import { access, defineRoute } from '../http.js'
-import { ProjectBackup } from './backup.schemas.js'
+import { ProjectBackup, RestoredProject } from './backup.schemas.js'
 import {
   CreateProjectBody,
   Project,
@@ -81,12 +81,16 @@ export const getProjectBackup = defineRoute({
   status: 200,
 })
 
-/** Creates a new project, owned by the caller, from a backup file. */
+/**
+ * Creates a new project, owned by the caller, from a backup file. The answer is the project
+ * (compatible clients read its id) plus a report of what the file held that could not be
+ * mapped.
+ */
 export const restoreProject = defineRoute({
   method: 'POST',
   path: '/api/projects/restore',
   access: access.auth,
   body: ProjectBackup,
-  response: Project,
+  response: RestoredProject,
   status: 200,
 })

@@ -6,8 +6,9 @@ import { restoreProject as restore } from './restore.service.js'
 
 export function backupRoutes(app: FastifyInstance): void {
   mount(app, getProjectBackup, async ({ db, project }) => exportProject(db, project.projectId))
-  mount(app, restoreProject, async ({ db, config, secrets, actor, body }) => {
-    const project = await restore(db, config, secrets, actor, body)
+  mount(app, restoreProject, async ({ db, config, secrets, actor, body, request }) => {
+    // The raw body too: the report names what parsing dropped.
+    const project = await restore(db, config, secrets, actor, body, request.body)
     // The restored schedules run from now on.
     await app.schedules.reload()
     return project

@@ -198,6 +198,8 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
         type: i.type,
         ssh_key: nameOf(renamed.keys, i.ssh_key_id),
         become_key: nameOf(renamed.keys, i.become_key_id),
+        repository: nameOf(renamed.repos, i.repository_id),
+        template: nameOf(renamed.tpls, i.template_id),
       }),
     ),
     templates: templates.map((t) => {

@@ -1,11 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import type { Project, ProjectBackup } from '@flagman/contract'
-import {
-  classifyRepositoryUrl,
-  INVENTORY_TYPES,
-  MAX_TIMEZONE_LENGTH,
-  withoutUrlPassword,
-} from '@flagman/contract'
+import type { ProjectBackup, RestoredProject } from '@flagman/contract'
+import { classifyRepositoryUrl, MAX_TIMEZONE_LENGTH, withoutUrlPassword } from '@flagman/contract'
 import type { Database, Db } from '@flagman/db'
 import { flag, insertReturningId, nowIso } from '@flagman/db'
 import type { Kysely } from 'kysely'
@@ -14,10 +9,10 @@ import type { SecretBox } from '../../lib/secret-box.js'
 import { cronError, isTimeZone } from '../../lib/cron.js'
 import type { Actor } from '../../platform/actor.js'
 import { BadRequestError, UnauthorizedError } from '../../platform/errors.js'
+import { findApp } from '../apps/index.js'
 import { insertEvent } from '../events/index.js'
-
-const KEY_TYPES = new Set(['none', 'ssh', 'login_password'])
-const TEMPLATE_TYPES = new Set(['', 'build', 'deploy'])
+import { planRestore } from './restore-mapping.js'
+import { RestoreReportBuilder } from './restore-report.js'
 
 function fail(message: string): never {
   throw new BadRequestError(`The backup can not be restored: ${message}`)
@@ -31,7 +26,10 @@ function checkUnique(kind: string, names: string[]): void {
   }
 }
 
-/** Every rule the file must meet, checked before anything is written. */
+/**
+ * The rules a (mapped) file must meet, checked before anything is written: what the
+ * compatible server refuses too. What can be mapped or left out has been, and reported.
+ */
 function verify(backup: ProjectBackup): void {
   checkUnique(
     'keys',
@@ -59,9 +57,6 @@ function verify(backup: ProjectBackup): void {
   )
   const keys = new Set(backup.keys.map((k) => k.name))
   const has = (set: Set<string>, name: string | null | undefined) => !name || set.has(name)
-  for (const key of backup.keys) {
-    if (!KEY_TYPES.has(key.type)) fail(`key "${key.name}" has an unknown type "${key.type}"`)
-  }
   for (const repo of backup.repositories) {
     if (!repo.ssh_key) fail(`repository "${repo.name}" names no access key`)
     if (!keys.has(repo.ssh_key))
@@ -78,22 +73,12 @@ function verify(backup: ProjectBackup): void {
       )
     }
   }
-  for (const inv of backup.inventories) {
-    if (!(INVENTORY_TYPES as readonly string[]).includes(inv.type)) {
-      fail(`inventory "${inv.name}" has an unknown type "${inv.type}"`)
-    }
-    if (!has(keys, inv.ssh_key) || !has(keys, inv.become_key)) {
-      fail(`inventory "${inv.name}" uses a key that is not in the file`)
-    }
-  }
   const repos = new Set(backup.repositories.map((r) => r.name))
   const invs = new Set(backup.inventories.map((i) => i.name))
   const envs = new Set(backup.environments.map((e) => e.name))
   const views = new Set(backup.views.map((v) => v.title))
   const templates = new Set(backup.templates.map((t) => t.name))
   for (const t of backup.templates) {
-    if (!TEMPLATE_TYPES.has(t.type ?? ''))
-      fail(`template "${t.name}" has an unknown type "${t.type}"`)
     if (!t.repository || !repos.has(t.repository))
       fail(`template "${t.name}" names no repository of the file`)
     if (!has(invs, t.inventory))
@@ -114,16 +99,14 @@ function verify(backup: ProjectBackup): void {
   }
   for (const s of backup.schedules) {
     const label = `schedule "${s.name ?? ''}"`
-    if (!templates.has(s.template)) fail(`${label} names an unknown template`)
     const timezone = s.timezone?.trim() ?? ''
     if (timezone.length > MAX_TIMEZONE_LENGTH || (timezone !== '' && !isTimeZone(timezone))) {
       fail(`${label} has an unknown time zone "${timezone.slice(0, MAX_TIMEZONE_LENGTH)}"`)
     }
-    const problem = cronError(s.cron_format, timezone || undefined)
+    const problem = cronError(s.cron_format ?? '', timezone || undefined)
     if (problem) fail(`${label} has an invalid cron: ${problem}`)
   }
   for (const i of backup.integrations) {
-    if (!templates.has(i.template)) fail(`integration "${i.name}" names an unknown template`)
     if (!has(keys, i.auth_secret))
       fail(`integration "${i.name}" uses a key that is not in the file`)
   }
@@ -134,30 +117,56 @@ function json(value: unknown): string | null {
 }
 
 /** An alias taken on this server (say, by the project the backup came from) gets a new one. */
-async function freeAlias(trx: Kysely<Database>, wanted: string): Promise<string> {
+async function freeAlias(
+  trx: Kysely<Database>,
+  wanted: string,
+  onTaken: () => void,
+): Promise<string> {
   const taken = await trx
     .selectFrom('integration_alias')
     .select('id')
     .where('alias', '=', wanted)
     .executeTakeFirst()
-  return taken ? randomBytes(12).toString('base64url').slice(0, 16) : wanted
+  if (!taken) return wanted
+  onTaken()
+  return randomBytes(12).toString('base64url').slice(0, 16)
+}
+
+const ALIAS_TAKEN =
+  'the alias is in use on this server; a new one was made, so its webhook URL changed'
+
+/** The apps of the file that this server has (built in, or added by an administrator). */
+async function knownApps(db: Db, backup: ProjectBackup): Promise<Set<string>> {
+  const apps = new Set(backup.templates.map((t) => t.app || 'ansible'))
+  const known = new Set<string>()
+  for (const app of apps) if (await findApp(db, app)) known.add(app)
+  return known
 }
 
 /**
  * Creates a new project from a backup, owned by the caller. Keys come without secrets
- * (they show as `empty`) and must be filled in before tasks run. All or nothing.
+ * (they show as `empty`) and must be filled in before tasks run. All or nothing: a file
+ * that does not hold together is refused; what Flagman has no place for is left out and
+ * listed in the answer's `restore_report`. `raw` is the file as sent, before parsing.
  */
 export async function restoreProject(
   db: Db,
   config: Config,
   secrets: SecretBox,
   actor: Actor,
-  backup: ProjectBackup,
-): Promise<Project> {
+  parsed: ProjectBackup,
+  raw: unknown,
+): Promise<RestoredProject> {
   if (!actor.admin && !config.nonAdminCanCreateProject) {
     throw new UnauthorizedError('Only administrators can create projects')
   }
+  const report = new RestoreReportBuilder(raw)
+  const apps = await knownApps(db, parsed)
+  const { backup, workspaceOwners, integrationIndexes } = planRestore(parsed, report, (app) =>
+    apps.has(app),
+  )
   verify(backup)
+  const aliasTaken = (path: ReadonlyArray<string | number>) => () => report.note(path, ALIAS_TAKEN)
   return db.kysely.transaction().execute(async (trx) => {
     const ctx = { kysely: trx, dialect: db.dialect }
     const created = nowIso()
@@ -249,10 +258,11 @@ export async function restoreProject(
         await insertReturningId(ctx, 'inventory', {
           project_id: projectId,
           name: i.name,
-          type: i.type,
+          type: i.type ?? 'static',
           inventory: i.inventory ?? '',
           ssh_key_id: id(ids.key, i.ssh_key),
           become_key_id: id(ids.key, i.become_key),
+          repository_id: id(ids.repo, i.repository),
           created,
         }),
       )
@@ -310,7 +320,15 @@ export async function restoreProject(
         })
       }
     }
-    for (const i of backup.integrations) {
+    // Workspaces join their templates once both exist.
+    for (const [inventory, template] of workspaceOwners) {
+      await trx
+        .updateTable('inventory')
+        .set({ template_id: must(ids.tpl, template) })
+        .where('id', '=', must(ids.inv, inventory))
+        .execute()
+    }
+    for (const [index, i] of backup.integrations.entries()) {
       const integrationId = await insertReturningId(ctx, 'integration', {
         project_id: projectId,
         name: i.name,
@@ -326,36 +344,41 @@ export async function restoreProject(
         await insertReturningId(ctx, 'integration_matcher', {
           integration_id: integrationId,
           name: m.name,
-          match_type: m.match_type,
-          method: m.method,
+          // Both checked by the mapping; a missing method means equals, as in the routes.
+          match_type: m.match_type ?? 'body',
+          method: m.method || 'equals',
           body_data_type: m.body_data_type ?? '',
           key: m.key ?? '',
-          value: m.value,
+          value: m.value ?? '',
         })
       }
       for (const v of i.extract_values) {
         await insertReturningId(ctx, 'integration_extract_value', {
           integration_id: integrationId,
           name: v.name,
-          value_source: v.value_source,
+          value_source: v.value_source ?? '',
           body_data_type: v.body_data_type ?? '',
           key: v.key ?? '',
           variable: v.variable ?? '',
         })
       }
-      for (const alias of i.aliases) {
+      for (const [j, alias] of i.aliases.entries()) {
         await insertReturningId(ctx, 'integration_alias', {
           project_id: projectId,
           integration_id: integrationId,
-          alias: await freeAlias(trx, alias),
+          alias: await freeAlias(
+            trx,
+            alias,
+            aliasTaken(['integrations', integrationIndexes[index]!, 'aliases', j]),
+          ),
         })
       }
     }
-    for (const alias of backup.integration_aliases) {
+    for (const [index, alias] of backup.integration_aliases.entries()) {
       await insertReturningId(ctx, 'integration_alias', {
         project_id: projectId,
         integration_id: null,
-        alias: await freeAlias(trx, alias),
+        alias: await freeAlias(trx, alias, aliasTaken(['integration_aliases', index])),
       })
     }
     for (const s of backup.schedules) {
@@ -363,7 +386,7 @@ export async function restoreProject(
         project_id: projectId,
         template_id: must(ids.tpl, s.template),
         repository_id: null,
-        cron_format: s.cron_format,
+        cron_format: s.cron_format ?? '',
         name: s.name ?? '',
         active: flag(s.active ?? true),
         timezone: s.timezone?.trim() ?? '',
@@ -371,12 +394,13 @@ export async function restoreProject(
         created,
       })
     }
+    const unmapped = report.items()
     await insertEvent(trx, {
       projectId,
       userId: actor.id,
       objectType: 'project',
       objectId: projectId,
-      description: 'Project restored from a backup',
+      description: restoredDescription(unmapped.length),
     })
     const row = await trx
       .selectFrom('project')
@@ -391,6 +415,13 @@ export async function restoreProject(
       alert_chat: row.alert_chat,
       max_parallel_tasks: row.max_parallel_tasks,
       type: row.type,
+      restore_report: unmapped,
     }
   })
+}
+
+function restoredDescription(unmapped: number): string {
+  if (unmapped === 0) return 'Project restored from a backup'
+  const items = unmapped === 1 ? '1 item' : `${unmapped} items`
+  return `Project restored from a backup; ${items} could not be mapped`
 }

@@ -1,6 +1,9 @@
 import type { ProjectBackupInput } from '@flagman/contract'
 import UploadFileIcon from '@mui/icons-material/UploadFile'
 import Button from '@mui/material/Button'
+import List from '@mui/material/List'
+import ListItem from '@mui/material/ListItem'
+import ListItemText from '@mui/material/ListItemText'
 import Paper from '@mui/material/Paper'
 import Stack from '@mui/material/Stack'
 import TextField from '@mui/material/TextField'
@@ -124,7 +127,38 @@ export function RestoreProjectPanel({ onRestored }: RestoreProjectPanelProps) {
             {t('restore.emptyKeys', { count: result.emptyKeys })}
           </Typography>
         ) : null}
+        {result && result.unmapped.length > 0 ? <UnmappedItems items={result.unmapped} /> : null}
       </AppDialog>
     </Paper>
+  )
+}
+
+/** What the server could not map from the file: a short list that scrolls when long. */
+function UnmappedItems({ items }: { items: RestoreResult['unmapped'] }) {
+  const { t } = useTranslation('projects')
+  const headingId = useId()
+  return (
+    <>
+      <Typography id={headingId} sx={{ mt: 1 }}>
+        {t('restore.unmapped', { count: items.length })}
+      </Typography>
+      <List
+        dense
+        aria-labelledby={headingId}
+        sx={{ maxHeight: 240, overflowY: 'auto', border: 1, borderColor: 'divider', mt: 1 }}
+      >
+        {items.map((item, index) => (
+          <ListItem key={`${item.path}-${index}`}>
+            <ListItemText
+              primary={item.path}
+              secondary={item.reason}
+              slotProps={{
+                primary: { sx: { fontFamily: 'monospace', wordBreak: 'break-all' } },
+              }}
+            />
+          </ListItem>
+        ))}
+      </List>
+    </>
   )
 }
