@@ -31,41 +31,55 @@ import { appRoutes, templateRoutes } from './templates/templates.routes.js'
 import * as team from './team/team.routes.js'
 import * as users from './users/users.routes.js'
 
-function routesOf(module: Record<string, unknown>): RouteDef[] {
-  return Object.values(module).filter(
-    (value): value is RouteDef =>
-      typeof value === 'object' && value !== null && 'method' in value && 'path' in value,
-  )
+function isRoute(value: unknown): value is RouteDef {
+  return typeof value === 'object' && value !== null && 'method' in value && 'path' in value
 }
 
-/** Every HTTP route of the API. The server mounts exactly these. */
-export const ROUTES: readonly RouteDef[] = [
-  ...routesOf(system),
-  ...routesOf(auth),
-  ...routesOf(users),
-  ...routesOf(projects),
-  ...routesOf(team),
-  ...routesOf(events),
-  ...routesOf(keyRoutes),
-  ...routesOf(repositoryRoutes),
-  ...routesOf(inventoryRoutes),
-  ...routesOf(terraformRoutes),
-  ...routesOf(terraformBackendRoutes),
-  ...routesOf(environmentRoutes),
-  ...routesOf(viewRoutes),
-  ...routesOf(templateRoutes),
-  ...routesOf(scheduleRoutes),
-  ...routesOf(appRoutes),
-  ...routesOf(taskRoutes),
-  ...routesOf(activeTaskRoutes),
-  ...routesOf(integrationAliasRoutes),
-  ...routesOf(integrationRoutes),
-  ...routesOf(integrationMatcherRoutes),
-  ...routesOf(integrationValueRoutes),
-  ...routesOf(integrationReceiverRoutes),
-  ...routesOf(globalRunnerRoutes),
-  ...routesOf(projectRunnerRoutes),
-  ...routesOf(runnerProtocolRoutes),
-  ...routesOf(alertRoutes),
-  ...routesOf(subscriptionRoutes),
+const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1)
+
+/**
+ * Every route group, with the prefix of its routes' names: a module that exports each route
+ * as a constant of its own has none (`login`), a group object lends its name (`keyRoutes.list`
+ * is `keyList`).
+ */
+const GROUPS: readonly (readonly [prefix: string, group: Record<string, unknown>])[] = [
+  ['', system],
+  ['', auth],
+  ['', users],
+  ['', projects],
+  ['', team],
+  ['', events],
+  ['key', keyRoutes],
+  ['repository', repositoryRoutes],
+  ['inventory', inventoryRoutes],
+  ['terraform', terraformRoutes],
+  ['terraformBackend', terraformBackendRoutes],
+  ['environment', environmentRoutes],
+  ['view', viewRoutes],
+  ['template', templateRoutes],
+  ['schedule', scheduleRoutes],
+  ['app', appRoutes],
+  ['task', taskRoutes],
+  ['activeTask', activeTaskRoutes],
+  ['integrationAlias', integrationAliasRoutes],
+  ['integration', integrationRoutes],
+  ['integrationMatcher', integrationMatcherRoutes],
+  ['integrationValue', integrationValueRoutes],
+  ['integrationReceiver', integrationReceiverRoutes],
+  ['globalRunner', globalRunnerRoutes],
+  ['projectRunner', projectRunnerRoutes],
+  ['runnerProtocol', runnerProtocolRoutes],
+  ['alert', alertRoutes],
+  ['subscription', subscriptionRoutes],
 ]
+
+/** Every HTTP route with its stable name (the operation id of the API document). */
+export const NAMED_ROUTES: readonly (readonly [name: string, route: RouteDef])[] = GROUPS.flatMap(
+  ([prefix, group]) =>
+    Object.entries(group)
+      .filter((entry): entry is [string, RouteDef] => isRoute(entry[1]))
+      .map(([key, route]) => [prefix ? `${prefix}${capitalized(key)}` : key, route] as const),
+)
+
+/** Every HTTP route of the API. The server mounts exactly these. */
+export const ROUTES: readonly RouteDef[] = NAMED_ROUTES.map(([, route]) => route)

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { SecretBox } from './lib/secret-box.js'
 import { alertsModule } from './modules/alerts/index.js'
+import { apiDocsRoutes } from './modules/api-docs/index.js'
 import { appsRoutes } from './modules/apps/index.js'
 import { backupRoutes } from './modules/backup/index.js'
 import { authRoutes } from './modules/auth/auth.routes.js'
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   await registerRealtime(app, tasks.events)
   backupRoutes(app)
   subscriptionModule(app)
+  await apiDocsRoutes(app)
 
   await registerStatic(app, config.webDir)
   return app

@@ -1,5 +1,6 @@
 import fastifyWebsocket from '@fastify/websocket'
 import type { RealtimeMessage, TaskLogMessage, TaskUpdateMessage } from '@flagman/contract'
+import { realtimeSocket } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
 import type { Duplex } from 'node:stream'
@@ -277,7 +278,7 @@ export async function registerRealtime(
 
   app.route({
     method: 'GET',
-    url: '/api/ws',
+    url: realtimeSocket.path,
     preValidation: async (request, reply) => {
       if (!hasBearer(request) && isCrossSite(request)) {
         await reply.status(403).send({ error: 'Cross-site websocket refused' })
