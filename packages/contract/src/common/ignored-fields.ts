@@ -17,8 +17,12 @@ export function ignoredFields(schema: z.ZodType, value: unknown, path = ''): str
     case 'readonly':
     case 'nonoptional':
       return ignoredFields(def.innerType as z.ZodType, value, path)
-    case 'pipe':
-      return ignoredFields(def.in as z.ZodType, value, path)
+    case 'pipe': {
+      // A preprocessed schema is a pipe from a transform: the fields are the target's.
+      const input = def.in as z.ZodType
+      const declares = (input as unknown as { _zod: { def: Def } })._zod.def.type !== 'transform'
+      return ignoredFields(declares ? input : (def.out as z.ZodType), value, path)
+    }
     case 'lazy':
       return ignoredFields((def.getter as () => z.ZodType)(), value, path)
     case 'array':
@@ -38,6 +42,8 @@ export function ignoredFields(schema: z.ZodType, value: unknown, path = ''): str
     }
     case 'union': {
       const options = def.options as z.ZodType[]
+      const chosen = discriminatedOption(def, options, value)
+      if (chosen) return ignoredFields(chosen, value, path)
       const each = options.map((option) => ignoredFields(option, value, path))
       // The branch that declares the most of the value is the one it was meant for.
       return each.reduce((best, next) => (next.length < best.length ? next : best), each[0] ?? [])
@@ -50,6 +56,20 @@ export function ignoredFields(schema: z.ZodType, value: unknown, path = ''): str
     default:
       return []
   }
+}
+
+/** The branch of a discriminated union that the value's discriminator selects, if any. */
+function discriminatedOption(def: Def, options: z.ZodType[], value: unknown): z.ZodType | null {
+  const key = def.discriminator
+  if (typeof key !== 'string' || !isRecord(value)) return null
+  const selected = value[key]
+  return (
+    options.find((option) => {
+      const values = (option as unknown as { _zod: { propValues?: Record<string, Set<unknown>> } })
+        ._zod.propValues?.[key]
+      return values?.has(selected) ?? false
+    }) ?? null
+  )
 }
 
 interface Def {
