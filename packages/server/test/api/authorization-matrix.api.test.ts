@@ -4,7 +4,6 @@ import {
   ProjectRoleInfo,
   ROUTES,
   TeamMember,
-  TerraformAlias,
   TerraformLockStatus,
   type RouteDef,
 } from '@flagman/contract'
@@ -12,7 +11,33 @@ import { z } from 'zod'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
 import { unique, World, type Person } from '../support/fixtures.js'
-import { ANONYMOUS, errorOf, expectBody, expectError, type HttpResult } from '../support/http.js'
+import { ANONYMOUS, errorOf, expectBody, expectError } from '../support/http.js'
+import {
+  BODIES,
+  ENVIRONMENTS,
+  finishedTask,
+  integrationPart,
+  INTEGRATIONS,
+  INVENTORIES,
+  Item,
+  KEYS,
+  maker,
+  MATCHER,
+  needsOf,
+  PROJECT_RUNNERS,
+  REPOSITORIES,
+  SCHEDULES,
+  TEMPLATES,
+  TERRAFORM_BASE,
+  terraformStates,
+  terraformWorkspace,
+  updateBody,
+  VALUE,
+  view,
+  VIEWS,
+  type CaseFixture,
+  type ResourceKind,
+} from '../support/route-cases.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 
 /*
@@ -32,21 +57,9 @@ const CALLERS = [
 type Caller = (typeof CALLERS)[number]
 type Member = Exclude<Caller, 'admin' | 'non_member' | 'anonymous'>
 
-interface Fixture {
-  world: World
-  project: Project
+interface Fixture extends CaseFixture {
   people: Record<Exclude<Caller, 'anonymous'>, Person>
-  /** A user outside the project, or a guest in it when the row asks for `candidateMember`. */
-  candidate: Omit<Person, 'as'>
-  /** Path parameters of the call: `project_id`, plus whatever the row's setup made. */
-  ids: Record<string, number>
-  /** Path of the HTTP-backend alias the row's setup made, if any. */
-  backendPath?: string
 }
-
-/** A project resource as its list shows it. */
-const Item = z.object({ id: z.number() }).catchall(z.unknown())
-type Item = z.infer<typeof Item>
 
 interface Snapshot {
   project: Project | null
@@ -115,7 +128,7 @@ const PROJECT_ROWS: Record<string, Row> = {
   'PUT /api/project/:project_id': {
     expect: OWNER_ONLY,
     fresh: true,
-    body: (fx) => ({ name: `${fx.project.name} renamed` }),
+    body: BODIES.projectUpdate,
     effect: (fx, _caller, before, after) => {
       expect(after.project).toEqual({ ...before.project, name: `${fx.project.name} renamed` })
     },
@@ -150,7 +163,7 @@ const PROJECT_ROWS: Record<string, Row> = {
   'POST /api/project/:project_id/users': {
     expect: OWNER_ONLY,
     fresh: true,
-    body: (fx) => ({ user_id: fx.candidate.id, role: 'guest' }),
+    body: BODIES.teamAdd,
     effect: (fx, _caller, before, after) => {
       expect(roleOf(before.team, fx.candidate.id)).toBeUndefined()
       expect(roleOf(after.team, fx.candidate.id)).toBe('guest')
@@ -165,7 +178,7 @@ const PROJECT_ROWS: Record<string, Row> = {
     fresh: true,
     candidateMember: true,
     setup: async (fx) => ({ user_id: fx.candidate.id }),
-    body: () => ({ role: 'task_runner' }),
+    body: BODIES.teamRole,
     effect: (fx, _caller, before, after) => {
       expect(roleOf(before.team, fx.candidate.id)).toBe('guest')
       expect(roleOf(after.team, fx.candidate.id)).toBe('task_runner')
@@ -189,45 +202,6 @@ const PROJECT_ROWS: Record<string, Row> = {
   },
   'GET /api/project/:project_id/events': { expect: READ },
   'GET /api/project/:project_id/events/last': { expect: READ },
-}
-
-/** The id of the key "None" every project starts with. */
-async function noneKey(fx: Fixture): Promise<number> {
-  const result = await fx.world.request('GET', `/api/project/${fx.project.id}/keys`, {
-    as: fx.people.owner.as,
-  })
-  const key = expectBody(result, 200, z.array(Item)).find((k) => k.name === 'None')
-  if (!key) throw new Error('the project has no key "None"')
-  return key.id
-}
-
-interface ResourceKind {
-  segment: string
-  idParam: string
-  /** The field that names an item. */
-  label: 'name' | 'title'
-  /** Makes what an item of this kind refers to, as ids (e.g. a repository for a template). */
-  needs?: (fx: Fixture) => Promise<Record<string, number>>
-  /** A valid create body naming the item `label`; `fx.ids` holds what `needs` made. */
-  body: (fx: Fixture, label: string) => Promise<Record<string, unknown>>
-  refs: boolean
-}
-
-/** Makes what an item of the kind refers to, keeping the ids in `fx.ids`. */
-function needsOf(kind: ResourceKind): (fx: Fixture) => Promise<Record<string, number>> {
-  return async (fx) => Object.assign(fx.ids, await kind.needs?.(fx))
-}
-
-/** Makes one item of the kind in the fixture's project, as its owner; returns its id param. */
-function maker(kind: ResourceKind): (fx: Fixture) => Promise<Record<string, number>> {
-  return async (fx) => {
-    await needsOf(kind)(fx)
-    const result = await fx.world.request('POST', `/api/project/${fx.project.id}/${kind.segment}`, {
-      as: fx.people.owner.as,
-      json: await kind.body(fx, unique('item')),
-    })
-    return { [kind.idParam]: expectBody(result, 201, Item).id }
-  }
 }
 
 /** The six rows every project resource has (list, create, get, update, delete, refs). */
@@ -257,10 +231,7 @@ function resourceRows(kind: ResourceKind): Record<string, Row> {
       fresh: true,
       setup: create,
       segment: kind.segment,
-      body: async (fx) => ({
-        ...(await kind.body(fx, 'renamed')),
-        id: fx.ids[kind.idParam],
-      }),
+      body: (fx) => updateBody(kind, fx),
       effect: (fx, _caller, before, after) => {
         expect(find(before, fx)?.[kind.label]).not.toBe('renamed')
         expect(find(after, fx)?.[kind.label]).toBe('renamed')
@@ -281,100 +252,18 @@ function resourceRows(kind: ResourceKind): Record<string, Row> {
   return rows
 }
 
-/** A repository of the project (templates need one), made by its owner. */
-async function repository(fx: Fixture): Promise<Record<string, number>> {
-  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/repositories`, {
-    as: fx.people.owner.as,
-    json: {
-      name: unique('repo'),
-      project_id: fx.project.id,
-      git_url: 'https://example.test/repo.git',
-      git_branch: 'main',
-      ssh_key_id: await noneKey(fx),
-    },
-  })
-  return { repository_id: expectBody(result, 201, Item).id }
-}
-
-/** A view of the project, made by its owner. */
-async function view(fx: Fixture, position = 0): Promise<Record<string, number>> {
-  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/views`, {
-    as: fx.people.owner.as,
-    json: { title: unique('view'), position, project_id: fx.project.id },
-  })
-  return { view_id: expectBody(result, 201, Item).id }
-}
-
-const TEMPLATES: ResourceKind = {
-  segment: 'templates',
-  idParam: 'template_id',
-  label: 'name',
-  refs: true,
-  needs: repository,
-  // A script template: it needs no inventory, and the suite activates the bash app.
-  body: async (fx, name) => ({
-    name,
-    project_id: fx.project.id,
-    app: 'bash',
-    playbook: 'run.sh',
-    repository_id: fx.ids.repository_id,
-  }),
-}
-
 const RESOURCE_ROWS: Record<string, Row> = {
-  ...resourceRows({
-    segment: 'keys',
-    idParam: 'key_id',
-    label: 'name',
-    refs: true,
-    body: async (fx, name) => ({ name, type: 'none', project_id: fx.project.id }),
-  }),
-  ...resourceRows({
-    segment: 'repositories',
-    idParam: 'repository_id',
-    label: 'name',
-    refs: true,
-    body: async (fx, name) => ({
-      name,
-      project_id: fx.project.id,
-      git_url: 'https://example.test/repo.git',
-      git_branch: 'main',
-      ssh_key_id: await noneKey(fx),
-    }),
-  }),
-  ...resourceRows({
-    segment: 'inventory',
-    idParam: 'inventory_id',
-    label: 'name',
-    refs: true,
-    body: async (fx, name) => ({
-      name,
-      project_id: fx.project.id,
-      type: 'static',
-      inventory: '[web]\nweb1.example.test',
-      ssh_key_id: await noneKey(fx),
-    }),
-  }),
-  ...resourceRows({
-    segment: 'environment',
-    idParam: 'environment_id',
-    label: 'name',
-    refs: true,
-    body: async (fx, name) => ({ name, project_id: fx.project.id, json: '{}', env: '{}' }),
-  }),
-  ...resourceRows({
-    segment: 'views',
-    idParam: 'view_id',
-    label: 'title',
-    refs: false,
-    body: async (fx, title) => ({ title, position: 0, project_id: fx.project.id }),
-  }),
+  ...resourceRows(KEYS),
+  ...resourceRows(REPOSITORIES),
+  ...resourceRows(INVENTORIES),
+  ...resourceRows(ENVIRONMENTS),
+  ...resourceRows(VIEWS),
   'POST /api/project/:project_id/views/positions': {
     expect: RESOURCES(204),
     fresh: true,
     segment: 'views',
     setup: (fx) => view(fx, 1),
-    body: (fx) => ({ [String(fx.ids.view_id)]: 7 }),
+    body: BODIES.viewPositions,
     effect: (fx, _caller, before, after) => {
       const position = (s: Snapshot) => s.items.find((v) => v.id === fx.ids.view_id)?.position
       expect(position(before)).toBe(1)
@@ -385,104 +274,6 @@ const RESOURCE_ROWS: Record<string, Row> = {
 
 const unchanged = (_fx: Fixture, _caller: Caller, before: Snapshot, after: Snapshot) =>
   expect(after).toEqual(before)
-
-/** A Terraform template and a workspace, owned by it when `attached`, free otherwise. */
-function terraformWorkspace(attached: boolean) {
-  return async (fx: Fixture): Promise<Record<string, number>> => {
-    const { repository_id } = await repository(fx)
-    const as = fx.people.owner.as
-    const template = await fx.world.request('POST', `/api/project/${fx.project.id}/templates`, {
-      as,
-      json: { name: unique('tf'), project_id: fx.project.id, app: 'terraform', repository_id },
-    })
-    const template_id = expectBody(template, 201, Item).id
-    const inventory = await fx.world.request('POST', `/api/project/${fx.project.id}/inventory`, {
-      as,
-      json: {
-        name: unique('ws'),
-        project_id: fx.project.id,
-        type: 'terraform-workspace',
-        inventory: 'w',
-        template_id: attached ? template_id : null,
-      },
-    })
-    return { template_id, inventory_id: expectBody(inventory, 201, Item).id }
-  }
-}
-
-/** A login/password key of the project, made by its owner, guarding aliases. */
-async function backendKey(fx: Fixture, login: string): Promise<number> {
-  const result = await fx.world.request('POST', `/api/project/${fx.project.id}/keys`, {
-    as: fx.people.owner.as,
-    json: {
-      name: unique('backend'),
-      type: 'login_password',
-      project_id: fx.project.id,
-      login_password: { login, password: `${login}-password` },
-    },
-  })
-  return expectBody(result, 201, Item).id
-}
-
-const TERRAFORM_BASE = '/api/project/:project_id/inventory/:inventory_id/terraform'
-
-/** The login of the alias key of the fixture's workspace. */
-const backendLogin = (fx: Fixture) => `matrix-${String(fx.ids.inventory_id)}`
-
-/** Calls Terraform's http backend of the fixture's alias, as Terraform does. */
-function backend(fx: Fixture, method: string, body: unknown): Promise<HttpResult> {
-  const login = backendLogin(fx)
-  const credentials = Buffer.from(`${login}:${login}-password`).toString('base64')
-  return fx.world.request(method, fx.backendPath ?? '', {
-    raw: JSON.stringify(body),
-    headers: { Authorization: `Basic ${credentials}`, 'Content-Type': 'application/json' },
-  })
-}
-
-/**
- * A workspace with an alias and two state versions written through it (`state_id` is the
- * older one), plus a spare key (`key_id`) for changing the alias; `locked` takes the lock.
- */
-function terraformStates(locked = false) {
-  return async (fx: Fixture): Promise<Record<string, number>> => {
-    Object.assign(fx.ids, await terraformWorkspace(true)(fx))
-    const auth_key_id = await backendKey(fx, backendLogin(fx))
-    const key_id = await backendKey(fx, `${backendLogin(fx)}-spare`)
-    const alias = await fx.world.request('POST', buildPath(`${TERRAFORM_BASE}/aliases`, fx.ids), {
-      as: fx.people.owner.as,
-      json: { auth_key_id },
-    })
-    const created = expectBody(alias, 201, TerraformAlias)
-    fx.backendPath = new URL(created.url).pathname
-    const states: number[] = []
-    for (const serial of [1, 2]) {
-      const state = { version: 4, serial, lineage: 'matrix', outputs: {}, resources: [] }
-      const stored = await backend(fx, 'POST', state)
-      expect(stored.status, stored.text).toBe(200)
-      const latest = await fx.world.request(
-        'GET',
-        buildPath(`${TERRAFORM_BASE}/states/latest`, fx.ids),
-        { as: fx.people.owner.as },
-      )
-      states.push(expectBody(latest, 200, Item).id)
-    }
-    if (locked) {
-      const lock = await backend(fx, 'LOCK', {
-        ID: unique('lock'),
-        Operation: 'OperationTypeApply',
-      })
-      expect(lock.status, lock.text).toBe(200)
-    }
-    return {
-      ...fx.ids,
-      alias_id: created.id,
-      auth_key_id,
-      key_id,
-      state_id: states[0] ?? 0,
-      newer_state_id: states[1] ?? 0,
-    }
-  }
-}
 
 const listed = (snapshot: Snapshot, id: number | undefined) =>
   snapshot.items.some((item) => item.id === id)
@@ -530,7 +321,7 @@ const WORKSPACE_ROWS: Record<string, Row> = {
     fresh: true,
     setup: terraformStates(),
     segment: ALIASES,
-    body: (fx) => ({ auth_key_id: fx.ids.key_id }),
+    body: BODIES.alias,
     effect: (_fx, _caller, before, after) =>
       expect(after.items).toHaveLength(before.items.length + 1),
   },
@@ -540,7 +331,7 @@ const WORKSPACE_ROWS: Record<string, Row> = {
     fresh: true,
     setup: terraformStates(),
     segment: ALIASES,
-    body: (fx) => ({ auth_key_id: fx.ids.key_id }),
+    body: BODIES.alias,
     effect: (fx, _caller, before, after) => {
       const keyOf = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.alias_id)?.auth_key_id
       expect(keyOf(before)).toBe(fx.ids.auth_key_id)
@@ -609,21 +400,6 @@ const TEMPLATE_ROWS: Record<string, Row> = {
   'GET /api/project/:project_id/views/:view_id/templates': { expect: READ, setup: view },
 }
 
-/** A schedule that never comes due while the suite runs (midnight of January 1st, UTC). */
-const SCHEDULES: ResourceKind = {
-  segment: 'schedules',
-  idParam: 'schedule_id',
-  label: 'name',
-  refs: false,
-  needs: maker(TEMPLATES),
-  body: async (fx, name) => ({
-    name,
-    project_id: fx.project.id,
-    template_id: fx.ids.template_id,
-    cron_format: '0 0 1 1 *',
-  }),
-}
-
 const SCHEDULE_ROWS: Record<string, Row> = {
   ...resourceRows(SCHEDULES),
   'PUT /api/project/:project_id/schedules/:schedule_id/active': {
@@ -631,7 +407,7 @@ const SCHEDULE_ROWS: Record<string, Row> = {
     fresh: true,
     setup: maker(SCHEDULES),
     segment: 'schedules',
-    body: () => ({ active: false }),
+    body: BODIES.scheduleActive,
     effect: (fx, _caller, before, after) => {
       const active = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.schedule_id)?.active
       expect(active(before)).toBe(true)
@@ -641,14 +417,14 @@ const SCHEDULE_ROWS: Record<string, Row> = {
   'POST /api/project/:project_id/schedules/validate': {
     expect: RESOURCES(200),
     segment: 'schedules',
-    body: () => ({ cron_format: '*/5 * * * *' }),
+    body: BODIES.cronCheck,
     effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
   },
   // Any member may preview the times of an expression: nothing is stored.
   'POST /api/project/:project_id/schedules/preview': {
     expect: READ,
     segment: 'schedules',
-    body: () => ({ cron_format: '*/5 * * * *', timezone: 'Europe/Berlin' }),
+    body: BODIES.cronPreview,
     effect: (_fx, _caller, before, after) => expect(after).toEqual(before),
   },
   'GET /api/project/:project_id/schedules/:schedule_id/runs': {
@@ -656,43 +432,6 @@ const SCHEDULE_ROWS: Record<string, Row> = {
     setup: maker(SCHEDULES),
   },
 }
-
-/** An integration running a fresh template, made by the owner. */
-const INTEGRATIONS: ResourceKind = {
-  segment: 'integrations',
-  idParam: 'integration_id',
-  label: 'name',
-  refs: true,
-  needs: maker(TEMPLATES),
-  body: async (fx, name) => ({
-    name,
-    project_id: fx.project.id,
-    template_id: fx.ids.template_id,
-  }),
-}
-
-/** Makes a part of the fixture's integration (an alias, matcher or value) as its owner. */
-function integrationPart(
-  path: string,
-  idParam: string,
-  status: 200 | 201,
-  body?: () => Record<string, unknown>,
-) {
-  return async (fx: Fixture): Promise<Record<string, number>> => {
-    if (path.includes(':integration_id') && fx.ids.integration_id === undefined) {
-      await maker(INTEGRATIONS)(fx).then((ids) => Object.assign(fx.ids, ids))
-    }
-    const result = await fx.world.request(
-      'POST',
-      buildPath(`/api/project/:project_id/${path}`, fx.ids),
-      { as: fx.people.owner.as, json: body?.() },
-    )
-    return { ...fx.ids, [idParam]: expectBody(result, status, Item).id }
-  }
-}
-
-const MATCHER = () => ({ name: 'event', match_type: 'header', key: 'X-Event', value: 'push' })
-const VALUE = () => ({ name: 'ref', value_source: 'header', key: 'X-Ref', variable: 'REF' })
 
 /** Rows of an integration's matchers or values: list, create, get, update, delete, refs. */
 function integrationPartRows(
@@ -788,15 +527,6 @@ const INTEGRATION_ROWS: Record<string, Row> = {
   ...aliasRows('integrations/:integration_id/aliases'),
 }
 
-/** A project's own remote runner, made by the owner. */
-const PROJECT_RUNNERS: ResourceKind = {
-  segment: 'runners',
-  idParam: 'runner_id',
-  label: 'name',
-  refs: false,
-  body: async (fx, name) => ({ name, project_id: fx.project.id }),
-}
-
 const PROJECT_RUNNER_ROWS: Record<string, Row> = {
   ...resourceRows(PROJECT_RUNNERS),
   // The compatible API also takes an update as POST.
@@ -805,7 +535,7 @@ const PROJECT_RUNNER_ROWS: Record<string, Row> = {
     fresh: true,
     setup: maker(PROJECT_RUNNERS),
     segment: 'runners',
-    body: (fx) => ({ name: 'posted', project_id: fx.project.id }),
+    body: BODIES.runnerPost,
     effect: (fx, _caller, before, after) => {
       const name = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.runner_id)?.name
       expect(name(before)).not.toBe('posted')
@@ -817,7 +547,7 @@ const PROJECT_RUNNER_ROWS: Record<string, Row> = {
     fresh: true,
     setup: maker(PROJECT_RUNNERS),
     segment: 'runners',
-    body: () => ({ active: false }),
+    body: BODIES.runnerActive,
     effect: (fx, _caller, before, after) => {
       const active = (s: Snapshot) => s.items.find((i) => i.id === fx.ids.runner_id)?.active
       expect(active(before)).toBe(true)
@@ -837,29 +567,6 @@ const RUNNERS = (status: number) => ({
   anonymous: 401,
 })
 
-/** A task of a fresh template, run by the owner and waited for until it has finished. */
-async function finishedTask(fx: Fixture): Promise<Record<string, number>> {
-  const { template_id } = await maker(TEMPLATES)(fx)
-  const base = `/api/project/${fx.project.id}/tasks`
-  const created = await fx.world.request('POST', base, {
-    as: fx.people.owner.as,
-    json: { template_id },
-  })
-  const task_id = expectBody(created, 201, Item).id
-  const deadline = Date.now() + 20_000
-  for (;;) {
-    const task = expectBody(
-      await fx.world.request('GET', `${base}/${task_id}`, { as: fx.people.owner.as }),
-      200,
-      Item,
-    )
-    if (['success', 'error', 'stopped'].includes(String(task.status))) break
-    if (Date.now() > deadline) throw new Error(`task ${task_id} did not finish`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return { template_id: template_id ?? 0, task_id }
-}
-
 const TASK_ROWS: Record<string, Row> = {
   'GET /api/project/:project_id/tasks': { expect: READ },
   'GET /api/project/:project_id/tasks/last': { expect: READ },
@@ -868,7 +575,7 @@ const TASK_ROWS: Record<string, Row> = {
     fresh: true,
     segment: 'tasks',
     setup: maker(TEMPLATES),
-    body: (fx) => ({ template_id: fx.ids.template_id }),
+    body: BODIES.task,
     effect: (_fx, _caller, before, after) =>
       expect(after.items).toHaveLength(before.items.length + 1),
   },
@@ -883,7 +590,7 @@ const TASK_ROWS: Record<string, Row> = {
     expect: RUNNERS(204),
     segment: 'tasks',
     setup: finishedTask,
-    body: () => ({ force: false }),
+    body: BODIES.stop,
     effect: unchanged,
   },
   'POST /api/project/:project_id/tasks/:task_id/confirm': {
@@ -1060,7 +767,14 @@ describe.each(dialects())('authorisation on %s', (dialect) => {
       // (with `candidateMember` the candidate must be a member whatever the outcome).
       const fresh = row.fresh && (expected < 400 || row.candidateMember)
       const project = fresh ? await teamProject(row.candidateMember ?? false) : shared
-      const fx: Fixture = { world, project, people, candidate, ids: { project_id: project.id } }
+      const fx: Fixture = {
+        world,
+        project,
+        people,
+        owner: people.owner,
+        candidate,
+        ids: { project_id: project.id },
+      }
       await setUp(key, row, fx)
       const writes = route.method !== 'GET'
       const segment = row.segment && buildPath(row.segment, fx.ids)

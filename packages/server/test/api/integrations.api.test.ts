@@ -165,7 +165,6 @@ describe.each(dialects())('integrations on %s', (dialect) => {
         [{ ...body, template_id: 999_999 }, 404, /Template/],
         [{ ...body, auth_secret_id: 999_999 }, 404, /Access key/],
         [{ ...body, task_params: [] }, 400, /task_params/],
-        [{ ...body, extra: 1 }, 400, /Unknown field/],
       ]
       for (const [json, status, message] of cases) {
         expectError(await tp.p.request('POST', base(), json), status, message)
@@ -182,6 +181,16 @@ describe.each(dialects())('integrations on %s', (dialect) => {
       const elsewhere = await TaskProject.create(world, repo.path)
       const foreign = await elsewhere.template('ok.sh')
       expectError(await tp.p.request('POST', base(), { ...body, template_id: foreign }), 404)
+      expect(await tp.p.list(base(), Integration)).toEqual(before)
+
+      // A field integrations do not have is ignored, not stored.
+      const extra = await tp.p.request('POST', base(), { ...body, extra: 'extra-field-value' })
+      const withExtra = expectBody(extra, 201, Integration)
+      expect(withExtra).toMatchObject({ name: 'x', template_id: templateId })
+      expect(extra.text).not.toContain('extra-field-value')
+      expect(extra.body).not.toHaveProperty('extra')
+      expect(await tp.p.get(`${base()}/${withExtra.id}`, Integration)).toEqual(withExtra)
+      expectNoContent(await tp.p.request('DELETE', `${base()}/${withExtra.id}`))
       expect(await tp.p.list(base(), Integration)).toEqual(before)
 
       const made = await newIntegration()

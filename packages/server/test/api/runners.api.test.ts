@@ -216,7 +216,6 @@ describe.each(dialects())('runners on %s', (dialect) => {
       [{ name: 'x', max_parallel_tasks: -1 }, /can not be negative/],
       [{ name: 'x', max_parallel_tasks: 1.5 }, /whole number/],
       [{ name: 'x', active: 'yes' }, /active/],
-      [{ name: 'x', token: 'mine' }, /Unknown field/],
       [{ name: 'x', project_id: projectId }, /global runner has no project/],
     ]
     const before = expectBody(await world.request('GET', global(), { as: as() }), 200, Runners)
@@ -234,6 +233,13 @@ describe.each(dialects())('runners on %s', (dialect) => {
     )
     const after = expectBody(await world.request('GET', global(), { as: as() }), 200, Runners)
     expect(after).toEqual(before)
+  })
+
+  it('ignores a token chosen by the caller: the server makes its own', async () => {
+    const created = await create(global(), { token: 'mine' })
+    expect(created.token).not.toBe('mine')
+    expect(created.token.length).toBeGreaterThan(20)
+    expectError(await poll('mine'), 404, 'Runner not found')
   })
 
   it('answers 404 for an unknown runner and keeps global and project runners apart', async () => {

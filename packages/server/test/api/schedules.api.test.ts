@@ -294,7 +294,6 @@ describe.each(dialects())('schedules API on %s', (dialect) => {
       [{ template_id: 999999 }, 404, 'Template not found'],
       [{ repository_id: other.repositoryId }, 404, 'Repository not found'],
       [{ active: 'yes' }, 400, 'active must be true or false'],
-      [{ colour: 'red' }, 400, 'Unknown field: colour'],
     ]
     for (const [fields, status, message] of cases) {
       const body = s.body(templateId, fields)
@@ -320,6 +319,17 @@ describe.each(dialects())('schedules API on %s', (dialect) => {
     expectError(await tp.p.request('PUT', '/schedules/999999', { ...schedule, id: 999999 }), 404)
     expectError(await tp.p.request('DELETE', '/schedules/999999'), 404, 'Schedule not found')
     expect(await rows()).toBe(before)
+
+    // A field schedules do not have is ignored: the call does what it would without it.
+    const coloured = await s.create(templateId, { colour: 'colour-one' })
+    expect(coloured).not.toHaveProperty('colour')
+    expect(await rows()).not.toContain('colour-one')
+    expectNoContent(
+      await s.update(coloured, { ...coloured, name: 'recoloured', colour: 'colour-two' }),
+    )
+    expect(await s.get(coloured.id)).toEqual({ ...coloured, name: 'recoloured' })
+    expect(await rows()).not.toContain('colour-two')
+    expectNoContent(await tp.p.request('DELETE', `/schedules/${coloured.id}`))
 
     // Another project's schedule is not found here, whatever the call.
     const foreign = await new Schedules(other).create(foreignTemplate)

@@ -1272,12 +1272,6 @@ describe.each(dialects())('templates on %s', (dialect) => {
       { survey_vars: [{ name: 'a', title: 'b', values: 'x' }] },
       { survey_vars: [{ name: 'a', title: 'b', values: [{ name: 1, value: 'x' }] }] },
       { survey_vars: [{ name: 'a', title: 'b', required: 'yes' }] },
-      { survey_vars: [{ name: 'a', title: 'b', default_value: 'x' }] },
-      {
-        survey_vars: [
-          { name: 'a', title: 'b', type: 'enum', values: [{ name: 'x', value: 'y', z: 1 }] },
-        ],
-      },
       { survey_vars: [{ name: 'x'.repeat(256), title: 'b' }] },
       {
         survey_vars: Array.from({ length: 101 }, (_, i) => ({ name: `v${i}`, title: 'T' })),
@@ -1301,7 +1295,6 @@ describe.each(dialects())('templates on %s', (dialect) => {
       { vaults: [{ type: 'password', vault_key_id: 99_999_999_999 }] },
       { vaults: [{ type: 'password', vault_key_id: '1' }] },
       { vaults: [{ type: 'script', script: 1 }] },
-      { vaults: [{ type: 'script', script: 'a-client', colour: 'red' }] },
       { vaults: [{ type: 'script', script: 'a-client', name: 'x'.repeat(256) }] },
       {
         vaults: Array.from({ length: 51 }, (_, i) => ({

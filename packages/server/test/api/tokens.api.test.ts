@@ -147,13 +147,20 @@ describe.each(dialects())('API tokens on %s', (dialect) => {
       [{ name: 'n'.repeat(101) }, /name must be at most 100 characters/],
       [{ name: 5 }, /name must be a string/],
       [{ name: 'a\u0000b' }, /NUL/],
-      [{ token: 'chosen' }, /Unknown field: token/],
       [[], /expected object|must be/i],
     ]
     for (const [json, message] of cases) {
       expectError(await create(dana, json), 400, message)
     }
     expect(await list(dana)).toHaveLength(before)
+  })
+
+  it('ignores a token chosen by the caller: the server makes its own', async () => {
+    const created = expectBody(await create(dana, { token: 'chosen', name: 'mine' }), 201, ApiToken)
+    expect(created.id).not.toBe('chosen')
+    expect(created.name).toBe('mine')
+    expect(await whoAmI({ token: created.id })).toBe(dana.id)
+    expectError(await world.request('GET', '/api/user', { as: { token: 'chosen' } }), 401)
   })
 
   it("revokes a token; another user's tokens are neither listed nor revocable", async () => {
