@@ -83,7 +83,6 @@ describe('ProjectSettingsForm', () => {
       alert: true,
       alert_chat: '-100123',
       max_parallel_tasks: 3,
-      type: '',
     })
   })
 
