@@ -1,6 +1,7 @@
 export * from './common/fields.js'
 export * from './common/errors.js'
 export * from './common/ignored-fields.js'
+export * from './common/schema-shape.js'
 export * from './common/roles.js'
 export * from './http.js'
 export * from './client.js'

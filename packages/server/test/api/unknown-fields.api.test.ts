@@ -1,9 +1,13 @@
 import {
   buildPath,
   CreateTokenBody,
+  keepsUndeclared,
   Project,
   ROUTES,
+  schemaDef,
   TotpEnrolment,
+  unionBranch,
+  unwrapSchema,
   type RouteDef,
 } from '@flagman/contract'
 import { TOTP, URI } from 'otpauth'
@@ -111,82 +115,25 @@ interface WriteCase {
   reported?: string[]
 }
 
-type Def = { type: string } & Record<string, unknown>
-const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key))
-
-/** The object schema under wrappers (optional, nullable, default, pipe…), if there is one. */
-function objectDef(schema: z.ZodType): Def | null {
-  const def = defOf(schema)
-  switch (def.type) {
-    case 'object':
-      return def
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'catch':
-    case 'readonly':
-    case 'nonoptional':
-      return objectDef(def.innerType as z.ZodType)
-    case 'pipe':
-      return objectDef(inputOf(def))
-    default:
-      return null
-  }
-}
-
-/** What a pipe reads: its input schema, or its output when the input only preprocesses. */
-function inputOf(def: Def): z.ZodType {
-  const input = def.in as z.ZodType
-  return defOf(input).type === 'transform' ? (def.out as z.ZodType) : input
-}
-
-/** The branch of a union a value is meant for: by its discriminator, else by most keys. */
-function branchOf(def: Def, value: Record<string, unknown>): z.ZodType | undefined {
-  const options = def.options as z.ZodType[]
-  const discriminator = def.discriminator as string | undefined
-  if (discriminator !== undefined) {
-    const chosen = options.find((option) => {
-      const field = objectDef(option)?.shape as Record<string, z.ZodType> | undefined
-      const literal = field?.[discriminator] ? defOf(field[discriminator]) : undefined
-      return (literal?.values as unknown[] | undefined)?.includes(value[discriminator])
-    })
-    if (chosen) return chosen
-  }
-  const declared = (option: z.ZodType) => {
-    const shape = (objectDef(option)?.shape ?? {}) as Record<string, unknown>
-    return Object.keys(value).filter((key) => key in shape).length
-  }
-  return [...options].sort((a, b) => declared(b) - declared(a))[0]
-}
 
 /**
  * The body with UNDECLARED added to every object the schema reads as a plain object (not to
  * free-form records, whose keys are all data), and the paths of those objects in `found`.
  */
 function withUndeclared(schema: z.ZodType, value: unknown, path: string, found: string[]): unknown {
-  const def = defOf(schema)
+  const inner = unwrapSchema(schema)
+  const def = schemaDef(inner)
   switch (def.type) {
-    case 'optional':
-    case 'nullable':
-    case 'default':
-    case 'prefault':
-    case 'catch':
-    case 'readonly':
-    case 'nonoptional':
-      return withUndeclared(def.innerType as z.ZodType, value, path, found)
-    case 'pipe':
-      return withUndeclared(inputOf(def), value, path, found)
     case 'array':
       if (!Array.isArray(value)) return value
       return value.map((item, index) =>
         withUndeclared(def.element as z.ZodType, item, join(path, index), found),
       )
     case 'union': {
-      const branch = isRecord(value) ? branchOf(def, value) : undefined
+      const branch = isRecord(value) ? unionBranch(inner, value) : undefined
       return branch ? withUndeclared(branch, value, path, found) : value
     }
     case 'object': {
@@ -197,8 +144,7 @@ function withUndeclared(schema: z.ZodType, value: unknown, path: string, found: 
         const field = shape[key]
         result[key] = field ? withUndeclared(field, item, join(path, key), found) : item
       }
-      const catchall = def.catchall as z.ZodType | undefined
-      if (catchall && defOf(catchall).type !== 'never') return result
+      if (keepsUndeclared(inner)) return result
       for (const [key, extra] of Object.entries(UNDECLARED)) {
         if (!(key in shape) && !(key in value)) result[key] = extra
       }
