@@ -132,6 +132,8 @@ export const BackupTemplate = z.object({
   suppress_success_alerts: z.boolean().nullish(),
   app: optionalShort,
   task_params: jsonText,
+  /** Newer compatible files: a field of its own; Flagman keeps it in `task_params`. */
+  allow_override_branch_in_task: z.boolean().nullish(),
   runner_tag: z
     .string()
     .trim()

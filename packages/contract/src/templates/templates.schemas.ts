@@ -121,6 +121,9 @@ export function surveyVarProblem(variable: SurveyVar): string | null {
   return null
 }
 
+/** The key of a template's `task_params` that lets tasks pick another branch. */
+export const BRANCH_OVERRIDE_PARAM = 'allow_override_branch_in_task'
+
 export const VAULT_TYPES = ['password', 'script'] as const
 
 export const TemplateVault = z.object({

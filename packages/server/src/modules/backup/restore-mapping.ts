@@ -1,6 +1,7 @@
 import type { ProjectBackup } from '@flagman/contract'
 import {
   BODY_DATA_TYPES,
+  BRANCH_OVERRIDE_PARAM,
   INTEGRATION_AUTH_METHODS,
   INVENTORY_TYPES,
   MATCH_METHODS,
@@ -180,6 +181,15 @@ function mapTemplate(
     report.skip([...at, 'vaults', j], `vault type "${type}" is not supported; skipped`)
     return []
   })
+  if (template.allow_override_branch_in_task) {
+    // Newer files carry the branch override as a field; Flagman keeps it in the parameters.
+    const params =
+      typeof template.task_params === 'object' && template.task_params !== null
+        ? (template.task_params as Record<string, unknown>)
+        : {}
+    mapped.task_params = { ...params, [BRANCH_OVERRIDE_PARAM]: true }
+  }
+  mapped.allow_override_branch_in_task = undefined
   if (template.vault_key) {
     // Files from before vaults had one vault password per template: the default vault.
     if (mapped.vaults.some((vault) => !vault.name)) {

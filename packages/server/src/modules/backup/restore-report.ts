@@ -14,7 +14,7 @@ const REASONS: Record<string, string> = {
   'templates.*.survey_vars.*.default_value':
     'default values of survey variables are not supported; ignored',
   'integrations.*.extract_values.*.variable_type':
-    'only extra variables are supported; the value is passed to the task as an extra variable',
+    'extracted values only become variables of the task (extra and environment variables); task fields are not set from them',
   'schedules.*.task_params': 'schedules carry no task parameters; ignored',
 }
 const GENERAL_REASON = 'not supported; ignored'

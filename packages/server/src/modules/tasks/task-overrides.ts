@@ -1,4 +1,4 @@
-import { Permission, type CreateTaskBody } from '@flagman/contract'
+import { BRANCH_OVERRIDE_PARAM, Permission, type CreateTaskBody } from '@flagman/contract'
 import type { TemplateTable } from '@flagman/db'
 import type { Selectable } from 'kysely'
 import type { z } from 'zod'
@@ -84,9 +84,7 @@ function allowsOverrides(template: TemplateRow): boolean {
 
 /** The template lets tasks pick another branch or commit of its repository. */
 function allowsBranch(template: TemplateRow): boolean {
-  return (
-    allowsOverrides(template) || templateParams(template).allow_override_branch_in_task === true
-  )
+  return allowsOverrides(template) || templateParams(template)[BRANCH_OVERRIDE_PARAM] === true
 }
 
 /**

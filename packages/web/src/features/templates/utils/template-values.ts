@@ -1,5 +1,6 @@
 import {
   appFields,
+  BRANCH_OVERRIDE_PARAM,
   argumentsProblem,
   COMMIT_CHECK_INTERVALS,
   type CreateTemplateBody,
@@ -62,7 +63,6 @@ export interface TemplateFormValues {
 /** The interval a new commit check starts with: every minute. */
 export const DEFAULT_COMMIT_CHECK_CRON: string = COMMIT_CHECK_INTERVALS[0].cron
 
-const BRANCH_OVERRIDE = 'allow_override_branch_in_task'
 const OVERRIDE_BACKEND = 'override_backend'
 const BACKEND_FILENAME = 'backend_filename'
 
@@ -118,7 +118,7 @@ export function templateToFormValues(
     git_branch: template?.git_branch ?? '',
     arguments: parseArguments(template?.arguments ?? null),
     allow_override_args_in_task: template?.allow_override_args_in_task ?? false,
-    allow_override_branch_in_task: template?.task_params?.[BRANCH_OVERRIDE] === true,
+    allow_override_branch_in_task: template?.task_params?.[BRANCH_OVERRIDE_PARAM] === true,
     survey_vars: template?.survey_vars ?? [],
     vaults: (template?.vaults ?? []).map((vault) => ({
       name: vault.name ?? '',
@@ -297,8 +297,8 @@ export function toTemplateBody(values: TemplateFormOutput, projectId: number): C
  */
 function taskParams(values: TemplateFormOutput): Record<string, unknown> | null {
   const params: Record<string, unknown> = { ...(values.task_params ?? {}) }
-  if (values.allow_override_branch_in_task) params[BRANCH_OVERRIDE] = true
-  else delete params[BRANCH_OVERRIDE]
+  if (values.allow_override_branch_in_task) params[BRANCH_OVERRIDE_PARAM] = true
+  else delete params[BRANCH_OVERRIDE_PARAM]
   if (usesBackend(values.app)) {
     if (values.override_backend) params[OVERRIDE_BACKEND] = true
     else delete params[OVERRIDE_BACKEND]
