@@ -21,7 +21,7 @@ const DESCRIPTION = `The HTTP API of Flagman, wire-compatible with Semaphore UI'
 - **Errors** answer \`{"error": "<a sentence>"}\` (some add \`"inUse": true\`); an unknown path under \`/api\` answers 404.
 - **Request bodies are read tolerantly**: fields a body does not declare are ignored, so clients may send back what they read. **Responses declare exactly what is sent**: nothing else is in them.
 - **Signing in**: the session cookie \`semaphore\` (from \`POST /api/auth/login\`) or an API token as \`Authorization: Bearer <token>\`. Each operation states who may call it (also as \`x-access\`): project routes answer 404 to non-members and 403 to members whose role lacks the permission a change needs.
-- **Browser protections**: a state-changing request from another site's page is refused (403), and so is a cookie-authenticated one whose body is not \`application/json\` (415).
+- **Browser protections**: a state-changing request from another site's page is refused (403), and so is a cookie-authenticated one whose body is not labelled \`application/json\` unless it comes from this server's own pages (415).
 - The Terraform HTTP backend's own methods LOCK and UNLOCK are described on their path as \`x-lock\` and \`x-unlock\`.`
 
 /** Where an operation goes on its path item: LOCK and UNLOCK are not OpenAPI methods. */

@@ -92,7 +92,7 @@ describe.each(dialects())('API document (%s)', (dialect) => {
     const html = await res.text()
     const assets = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1] as string)
     expect(assets.filter((a) => a.endsWith('.js'))).toHaveLength(3)
-    expect(assets.filter((a) => a.endsWith('.css'))).toHaveLength(2)
+    expect(assets.filter((a) => a.endsWith('.css'))).toHaveLength(3)
     for (const asset of assets) {
       // Nothing from elsewhere: every file the page names is this server's.
       expect(asset, asset).toMatch(/^\/api\/docs\//)

@@ -47,7 +47,11 @@ export async function apiDocsRoutes(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwaggerUi, {
     routePrefix: apiDocsPage.path,
     uiConfig: { validatorUrl: null, deepLinking: true },
-    theme: { title: 'Flagman API reference' },
+    theme: {
+      title: 'Flagman API reference',
+      // The bar that explores other documents and shows the plugin's logo is of no use here.
+      css: [{ filename: 'flagman.css', content: '.swagger-ui .topbar { display: none; }\n' }],
+    },
     transformStaticCSP: allowInlineStyles,
   })
 }
