@@ -1,4 +1,5 @@
-import { getProjectBackup, keyRoutes, listProjects } from '@flagman/contract'
+import { readFileSync } from 'node:fs'
+import { getProjectBackup, keyRoutes, listProjects, templateRoutes } from '@flagman/contract'
 import {
   dialog,
   expect,
@@ -72,5 +73,40 @@ test.describe('restore a project from a backup', () => {
     expect(restored).toBeDefined()
     const keys = await adminApi.call(keyRoutes.list, { params: { project_id: restored!.id } })
     expect(keys.find((k) => k.name === 'deploy password')?.empty).toBe(true)
+  })
+
+  test('a backup of the compatible system restores, and what could not be mapped is listed', async ({
+    page,
+    adminApi,
+  }) => {
+    const file = new URL(
+      '../../packages/server/test/fixtures/backups/compatible-newer.json',
+      import.meta.url,
+    )
+    const restoredName = `Compatible ${uniqueId()}`
+    await signIn(page)
+    await page.goto('/project/restore')
+    await page.getByLabel('Choose backup file').setInputFiles({
+      name: 'semaphore-backup.json',
+      mimeType: 'application/json',
+      buffer: readFileSync(file),
+    })
+    await page.getByRole('textbox', { name: 'Project name' }).fill(restoredName)
+    await page.getByRole('button', { name: 'Restore' }).click()
+
+    const result = dialog(page, 'Restore project')
+    await expect(result.getByText('Project restored successfully.')).toBeVisible()
+    await expect(result.getByText(/14 items of the backup could not be mapped/)).toBeVisible()
+    await expect(result.getByText('secret_storages', { exact: true })).toBeVisible()
+    await expect(result.getByText(/one-off schedules \(run_at\) are not supported/)).toBeVisible()
+    await expectAccessible(page)
+    await result.getByRole('button', { name: 'Open project' }).click()
+    await expect(page.getByRole('heading', { level: 1, name: restoredName })).toBeVisible()
+
+    const restored = (await adminApi.call(listProjects)).find((p) => p.name === restoredName)
+    const templates = await adminApi.call(templateRoutes.list, {
+      params: { project_id: restored!.id },
+    })
+    expect(templates.map((t) => t.name)).toContain('Deploy edge')
   })
 })

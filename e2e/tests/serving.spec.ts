@@ -22,3 +22,21 @@ test.describe('serving the console', () => {
     }
   })
 })
+
+test.describe('API reference', () => {
+  test('renders the API document with files of this server alone', async ({ page, baseURL }) => {
+    const problems: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text())
+    })
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`))
+    page.on('request', (request) => {
+      if (!request.url().startsWith(baseURL!)) problems.push(`elsewhere: ${request.url()}`)
+    })
+    await page.goto('/api/docs')
+    await expect(page.getByRole('heading', { name: /Flagman API/ })).toBeVisible()
+    // The page draws its sections as they scroll into view; the first operation is there.
+    await expect(page.locator('.opblock').first()).toBeVisible()
+    expect(problems).toEqual([])
+  })
+})

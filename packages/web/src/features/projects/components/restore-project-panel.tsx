@@ -145,6 +145,8 @@ function UnmappedItems({ items }: { items: RestoreResult['unmapped'] }) {
       <List
         dense
         aria-labelledby={headingId}
+        // A long list scrolls; keyboard users reach it with Tab and scroll it with the arrows.
+        tabIndex={0}
         sx={{ maxHeight: 240, overflowY: 'auto', border: 1, borderColor: 'divider', mt: 1 }}
       >
         {items.map((item, index) => (
