@@ -58,10 +58,9 @@ export function ProjectSettingsForm({ project, canUpdate }: ProjectSettingsFormP
         defaultValues={projectToFormValues(project)}
         disabled={!canUpdate}
         onSubmit={(values) =>
-          update.mutate(
-            toProjectBody(values),
-            { onSuccess: () => showMessage(t('settings.saved', { name: values.name })) },
-          )
+          update.mutate(toProjectBody(values), {
+            onSuccess: () => showMessage(t('settings.saved', { name: values.name })),
+          })
         }
       />
       <Stack direction="row" sx={{ mt: 3, justifyContent: 'flex-end' }}>
