@@ -7,12 +7,16 @@
 //   node bench/api-throughput.mjs                 SQLite in a temporary data folder
 //   BENCH_POSTGRES=1 node bench/api-throughput.mjs  a scratch PostgreSQL database (dropped after)
 //
-// Options: BENCH_TEMPLATES (200), BENCH_TASKS (2000), BENCH_IN_FLIGHT (50), BENCH_SECONDS (10).
+// Then the same for a light mix (projects, user, project, role, task output), whose cost is
+// mostly the request pipeline itself. Ends with a one-line summary of both.
+//
+// Options: BENCH_TEMPLATES (200), BENCH_TASKS (2000), BENCH_IN_FLIGHT (50), BENCH_SECONDS (10);
+// FLAGMAN_BIN, another build's bin/flagman, to measure it with the very same script.
 
 import { randomBytes } from 'node:crypto'
 import http from 'node:http'
 import pg from 'pg'
-import { median, percentile, startBench } from './task-common.mjs'
+import { median, percentile, processStats, startBench } from './task-common.mjs'
 
 const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 200)
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000)
@@ -72,6 +76,7 @@ async function load(base, paths, headers, inFlight, seconds) {
   const elapsed = (performance.now() - started) / 1000
   agent.destroy()
   return {
+    requests: latencies.length,
     perSecond: latencies.length / elapsed,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
@@ -124,9 +129,17 @@ try {
     `${base}/tasks/${lastTask.id}/output`,
     '/api/projects',
   ]
+  // Small answers whose cost is mostly the request pipeline: sign-in check, access, serialising.
+  const lightPaths = [
+    '/api/projects',
+    '/api/user',
+    base,
+    `${base}/role`,
+    `${base}/tasks/${lastTask.id}/output`,
+  ]
   const headers = { Cookie: bench.cookie }
   const bodies = new Map()
-  for (const path of paths) {
+  for (const path of new Set([...paths, ...lightPaths])) {
     const res = await fetch(`${bench.url}${path}`, { headers })
     if (res.status !== 200) throw new Error(`${path}: ${res.status}`)
     bodies.set(path, await res.text())
@@ -147,17 +160,33 @@ try {
   }
 
   const floor = await floorServer(bodies)
-  const flagman = await load(bench.url, paths, headers, IN_FLIGHT, SECONDS)
-  const plain = await load(floor.url, paths, headers, IN_FLIGHT, SECONDS)
-  floor.close()
   const row = (name, r) =>
     `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)}/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`
-  console.log(`\nmixed load, ${IN_FLIGHT} in flight for ${SECONDS} s:`)
-  console.log(row('Flagman', flagman))
-  console.log(row('plain server (floor)', plain))
-  console.log(
-    `  Flagman reaches ${((100 * flagman.perSecond) / plain.perSecond).toFixed(0)} % of the floor`,
-  )
+  const summary = []
+  for (const [name, mix] of [
+    ['mixed', paths],
+    ['light', lightPaths],
+  ]) {
+    // The floor is measured right after Flagman, so that both see the same machine load.
+    const cpuBefore = processStats(bench.pid).cpuSeconds
+    const flagman = await load(bench.url, mix, headers, IN_FLIGHT, SECONDS)
+    // Server CPU per answer hardly depends on what else the machine runs, unlike requests/s.
+    const cpuMs = ((processStats(bench.pid).cpuSeconds - cpuBefore) * 1000) / flagman.requests
+    const plain = await load(floor.url, mix, headers, IN_FLIGHT, SECONDS)
+    const share = (100 * flagman.perSecond) / plain.perSecond
+    console.log(`\n${name} load (${mix.length} paths), ${IN_FLIGHT} in flight for ${SECONDS} s:`)
+    console.log(row('Flagman', flagman))
+    console.log(row('plain server (floor)', plain))
+    console.log(`  Flagman reaches ${share.toFixed(1)} % of the floor`)
+    console.log(`  Flagman server CPU per answer: ${cpuMs.toFixed(2)} ms`)
+    summary.push(
+      `${name} ${flagman.perSecond.toFixed(0)}/s = ${share.toFixed(1)} % of ${plain.perSecond.toFixed(0)}/s, ` +
+        `p50 ${flagman.p50.toFixed(1)} ms, p99 ${flagman.p99.toFixed(1)} ms, CPU ${cpuMs.toFixed(2)} ms/answer`,
+    )
+  }
+  floor.close()
+  // One line per run, to set builds side by side (FLAGMAN_BIN measures another build).
+  console.log(`\nsummary [${scratch ? 'PostgreSQL' : 'SQLite'}] ${summary.join(' | ')}`)
 } finally {
   await bench.stop()
   await scratch?.drop()

@@ -52,7 +52,9 @@ export async function startBench(scripts, env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'flagman-bench-'))
   let log = ''
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, join(ROOT, 'bin/flagman'), 'server'], {
+  // FLAGMAN_BIN points at another build (e.g. an older checkout) to measure it the same way.
+  const bin = process.env.FLAGMAN_BIN ?? join(ROOT, 'bin/flagman')
+  const child = spawn(process.execPath, [...nodeArgs, bin, 'server'], {
     env: {
       ...process.env,
       FLAGMAN_HOST: '127.0.0.1',

@@ -3,6 +3,8 @@ import { dirname } from 'node:path'
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely'
 import type { Database } from '../database.js'
 import type { DbConfig, Dialect } from '../dialect.js'
+import { withNamedStatements } from './postgres-named-statements.js'
+import { withStatementCache } from './sqlite-statement-cache.js'
 
 export interface Db {
   readonly kysely: Kysely<Database>
@@ -85,14 +87,16 @@ async function createDialect(config: DbConfig, warn: (message: string) => void) 
       database.pragma('synchronous = NORMAL')
       // Deleted and overwritten rows (secrets, sessions) are zeroed, not left in free space.
       database.pragma('secure_delete = ON')
-      return new SqliteDialect({ database })
+      return new SqliteDialect({ database: withStatementCache(database) })
     }
     case 'postgres': {
       const pg = await import('pg')
       // COUNT(*) and bigint come back as strings by default; our ids fit in a number.
       pg.default.types.setTypeParser(INT8_OID, (value: string) => Number(value))
       return new PostgresDialect({
-        pool: new pg.default.Pool({ connectionString: config.location, max: 10 }),
+        pool: withNamedStatements(
+          new pg.default.Pool({ connectionString: config.location, max: 10 }),
+        ),
       })
     }
     case 'mysql': {

@@ -1,6 +1,6 @@
 import { Permission, ROLE_PERMISSIONS, type Access, type ProjectRole } from '@flagman/contract'
 import type { Db } from '@flagman/db'
-import type { Actor, ProjectAccess } from './actor.js'
+import type { Actor, ProjectAccess, ProjectMembership } from './actor.js'
 import { ForbiddenError, NotFoundError, UnauthorizedError } from './errors.js'
 
 const READ_METHODS = new Set(['GET', 'HEAD'])
@@ -11,6 +11,8 @@ export interface AccessRequest {
   actor: Actor | null
   /** Raw path parameters (strings), already validated by the route's params schema. */
   params: Record<string, unknown>
+  /** The caller's membership of the route's project, when it was read with the caller. */
+  membership?: ProjectMembership
 }
 
 /**
@@ -60,18 +62,12 @@ async function projectAccess(
 ): Promise<ProjectAccess> {
   const actor = req.actor as Actor
   const projectId = Number(req.params.project_id)
-  const row = await db.kysely
-    .selectFrom('project')
-    .leftJoin('project_user', (join) =>
-      join
-        .onRef('project_user.project_id', '=', 'project.id')
-        .on('project_user.user_id', '=', actor.id),
-    )
-    .select(['project.id', 'project_user.role'])
-    .where('project.id', '=', projectId)
-    .executeTakeFirst()
+  const row =
+    req.membership?.projectId === projectId
+      ? req.membership
+      : await readMembership(db, actor, projectId)
   // A project the caller is not in answers exactly like one that does not exist.
-  if (!row || (!row.role && !actor.admin)) throw new NotFoundError('Project')
+  if (!row.exists || (!row.role && !actor.admin)) throw new NotFoundError('Project')
   const role = (row.role ?? '') as ProjectRole | ''
   const permissions = role ? ROLE_PERMISSIONS[role] : 0
   if (actor.admin) return { projectId, role, permissions }
@@ -82,4 +78,18 @@ async function projectAccess(
     }
   }
   return { projectId, role, permissions }
+}
+
+async function readMembership(db: Db, actor: Actor, projectId: number): Promise<ProjectMembership> {
+  const row = await db.kysely
+    .selectFrom('project')
+    .leftJoin('project_user', (join) =>
+      join
+        .onRef('project_user.project_id', '=', 'project.id')
+        .on('project_user.user_id', '=', actor.id),
+    )
+    .select(['project.id', 'project_user.role'])
+    .where('project.id', '=', projectId)
+    .executeTakeFirst()
+  return { projectId, exists: row !== undefined, role: row?.role ?? null }
 }

@@ -22,3 +22,12 @@ export interface ProjectAccess {
   role: ProjectRole | ''
   permissions: number
 }
+
+/** The caller's row in a project, read together with the caller (see resolveCaller). */
+export interface ProjectMembership {
+  projectId: number
+  /** Whether the project exists at all. */
+  exists: boolean
+  /** The caller's role in it; null when they are not a member. */
+  role: string | null
+}

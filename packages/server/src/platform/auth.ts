@@ -1,9 +1,11 @@
 import { ROUTES } from '@flagman/contract'
-import type { Db } from '@flagman/db'
+import type { Database, Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { sha256 } from '../lib/secrets.js'
-import type { Actor } from './actor.js'
+import type { ExpressionBuilder, Kysely } from 'kysely'
+import type { Actor, ProjectMembership } from './actor.js'
+import { compiledOnce } from './compiled-query.js'
 import { UnauthorizedError } from './errors.js'
 
 /** Name of the session cookie; kept from the compatible API so existing clients work. */
@@ -56,6 +58,43 @@ interface UserFlags {
   pro: number
 }
 
+/** Who is calling and, when asked for, their standing in the route's project. */
+export interface Caller {
+  actor: Actor | null
+  /** Present when resolveCaller was given a project id and the caller is signed in. */
+  membership?: ProjectMembership
+}
+
+const NOBODY: Caller = { actor: null }
+
+/**
+ * The project's membership columns, read as scalar subqueries beside the caller's own row, so
+ * that resolving the caller of a project route and checking their access take one statement.
+ */
+function membershipColumns(projectId: unknown) {
+  return (eb: ExpressionBuilder<Database, 'user'>) => [
+    eb
+      .selectFrom('project')
+      .select('project.id')
+      .where('project.id', '=', projectId as number)
+      .as('project_id'),
+    eb
+      .selectFrom('project_user')
+      .select('project_user.role')
+      .where('project_user.project_id', '=', projectId as number)
+      .whereRef('project_user.user_id', '=', 'user.id')
+      .as('project_role'),
+  ]
+}
+
+function toMembership(
+  row: { project_id?: number | null; project_role?: string | null },
+  projectId: number | undefined,
+): ProjectMembership | undefined {
+  if (projectId === undefined) return undefined
+  return { projectId, exists: row.project_id != null, role: row.project_role ?? null }
+}
+
 function toActor(row: UserFlags, credential: { sessionId: number } | { tokenId: number }): Actor {
   return {
     id: row.id,
@@ -83,6 +122,63 @@ export function hasBearer(request: FastifyRequest): boolean {
   return bearerToken(request) !== null
 }
 
+/** The user of an unexpired API token, by its hash or id; with `projectId`, their membership. */
+function tokenQuery(
+  kysely: Kysely<Database>,
+  by: 'hash' | 'id',
+  key: unknown,
+  now: unknown,
+  projectId?: unknown,
+) {
+  return kysely
+    .selectFrom('api_token')
+    .innerJoin('user', 'user.id', 'api_token.user_id')
+    .select(USER_COLUMNS.map((c) => `user.${c}` as const))
+    .select(['api_token.id as token_id', 'api_token.last_used'])
+    .$if(projectId !== undefined, (q) => q.select(membershipColumns(projectId)))
+    .where(by === 'hash' ? 'api_token.token_hash' : 'api_token.id', '=', key as never)
+    .where('api_token.expired', '=', 0)
+    .where((eb) =>
+      eb.or([
+        eb('api_token.expires_at', 'is', null),
+        eb('api_token.expires_at', '>', now as never),
+      ]),
+    )
+}
+
+/** A session and its user, by its hash or id; with `projectId`, the user's membership. */
+function sessionQuery(
+  kysely: Kysely<Database>,
+  by: 'hash' | 'id',
+  key: unknown,
+  projectId?: unknown,
+) {
+  return kysely
+    .selectFrom('session')
+    .innerJoin('user', 'user.id', 'session.user_id')
+    .select(USER_COLUMNS.map((c) => `user.${c}` as const))
+    .select([
+      'session.id as session_id',
+      'session.last_active',
+      'session.expired',
+      'session.verified',
+    ])
+    .$if(projectId !== undefined, (q) => q.select(membershipColumns(projectId)))
+    .where(by === 'hash' ? 'session.token_hash' : 'session.id', '=', key as never)
+}
+
+// The statements behind every request, compiled once (see compiledOnce).
+const TOKEN_BY_HASH = compiledOnce(['key', 'now'], (kysely, p) =>
+  tokenQuery(kysely, 'hash', p.key, p.now),
+)
+const TOKEN_BY_HASH_IN_PROJECT = compiledOnce(['key', 'now', 'projectId'], (kysely, p) =>
+  tokenQuery(kysely, 'hash', p.key, p.now, p.projectId),
+)
+const SESSION_BY_HASH = compiledOnce(['key'], (kysely, p) => sessionQuery(kysely, 'hash', p.key))
+const SESSION_BY_HASH_IN_PROJECT = compiledOnce(['key', 'projectId'], (kysely, p) =>
+  sessionQuery(kysely, 'hash', p.key, p.projectId),
+)
+
 /**
  * The signed-in user of an unexpired API token, found by its hash or its row id. A token
  * past its expires_at is refused; `touch` records that it was used (at most once a minute).
@@ -91,23 +187,17 @@ async function tokenActor(
   db: Db,
   token: { hash: string } | { id: number },
   touch = false,
-): Promise<Actor | null> {
+  projectId?: number,
+): Promise<Caller | null> {
   const now = nowIso()
-  const row = await db.kysely
-    .selectFrom('api_token')
-    .innerJoin('user', 'user.id', 'api_token.user_id')
-    .select(USER_COLUMNS.map((c) => `user.${c}` as const))
-    .select(['api_token.id as token_id', 'api_token.last_used'])
-    .where((eb) =>
-      'hash' in token
-        ? eb('api_token.token_hash', '=', token.hash)
-        : eb('api_token.id', '=', token.id),
-    )
-    .where('api_token.expired', '=', 0)
-    .where((eb) =>
-      eb.or([eb('api_token.expires_at', 'is', null), eb('api_token.expires_at', '>', now)]),
-    )
-    .executeTakeFirst()
+  const row =
+    'hash' in token
+      ? await (projectId === undefined ? TOKEN_BY_HASH : TOKEN_BY_HASH_IN_PROJECT)(db, {
+          key: token.hash,
+          now,
+          projectId,
+        })
+      : await tokenQuery(db.kysely, 'id', token.id, now).executeTakeFirst()
   if (!row) return null
   if (
     touch &&
@@ -119,7 +209,10 @@ async function tokenActor(
       .where('id', '=', row.token_id)
       .execute()
   }
-  return toActor(row, { tokenId: row.token_id })
+  return {
+    actor: toActor(row, { tokenId: row.token_id }),
+    membership: toMembership(row, projectId),
+  }
 }
 
 /**
@@ -140,23 +233,15 @@ async function liveSession(
   db: Db,
   session: { hash: string } | { id: number },
   touch: boolean,
-): Promise<{ actor: Actor; verified: boolean } | null> {
-  const row = await db.kysely
-    .selectFrom('session')
-    .innerJoin('user', 'user.id', 'session.user_id')
-    .select(USER_COLUMNS.map((c) => `user.${c}` as const))
-    .select([
-      'session.id as session_id',
-      'session.last_active',
-      'session.expired',
-      'session.verified',
-    ])
-    .where((eb) =>
-      'hash' in session
-        ? eb('session.token_hash', '=', session.hash)
-        : eb('session.id', '=', session.id),
-    )
-    .executeTakeFirst()
+  projectId?: number,
+): Promise<(Caller & { actor: Actor; verified: boolean }) | null> {
+  const row =
+    'hash' in session
+      ? await (projectId === undefined ? SESSION_BY_HASH : SESSION_BY_HASH_IN_PROJECT)(db, {
+          key: session.hash,
+          projectId,
+        })
+      : await sessionQuery(db.kysely, 'id', session.id).executeTakeFirst()
   if (!row || row.expired) return null
   const idle = Date.now() - Date.parse(row.last_active)
   if (idle > SESSION_IDLE_MS) {
@@ -174,7 +259,11 @@ async function liveSession(
       .where('id', '=', row.session_id)
       .execute()
   }
-  return { actor: toActor(row, { sessionId: row.session_id }), verified: Boolean(row.verified) }
+  return {
+    actor: toActor(row, { sessionId: row.session_id }),
+    verified: Boolean(row.verified),
+    membership: toMembership(row, projectId),
+  }
 }
 
 /**
@@ -187,18 +276,31 @@ export async function resolveActor(
   request: FastifyRequest,
   reply?: FastifyReply,
 ): Promise<Actor | null> {
+  return (await resolveCaller(db, request, reply)).actor
+}
+
+/**
+ * resolveActor, which with `projectId` also reads the caller's membership of that project in
+ * the same statement, for the access check of a project route (see enforceAccess).
+ */
+export async function resolveCaller(
+  db: Db,
+  request: FastifyRequest,
+  reply?: FastifyReply,
+  projectId?: number,
+): Promise<Caller> {
   const token = bearerToken(request)
-  if (token) return tokenActor(db, { hash: sha256(token) }, true)
+  if (token) return (await tokenActor(db, { hash: sha256(token) }, true, projectId)) ?? NOBODY
   const cookie = request.cookies[SESSION_COOKIE]
-  if (!cookie) return null
-  const found = await liveSession(db, { hash: sha256(cookie) }, true)
+  if (!cookie) return NOBODY
+  const found = await liveSession(db, { hash: sha256(cookie) }, true, projectId)
   if (!found) {
     // An ended session's cookies go too, so that the marker never outlives the session.
     if (reply) clearSessionCookies(reply)
-    return null
+    return NOBODY
   }
-  if (found.verified) return found.actor
-  if (isPublicRoute(request)) return null
+  if (found.verified) return { actor: found.actor, membership: found.membership }
+  if (isPublicRoute(request)) return NOBODY
   throw new UnauthorizedError(TOTP_REQUIRED)
 }
 
@@ -220,7 +322,7 @@ export async function cookieSession(
  * (signed out, expired, new password, user deleted). Does not count as using the session.
  */
 export async function recheckActor(db: Db, actor: Actor): Promise<Actor | null> {
-  if (actor.tokenId !== null) return tokenActor(db, { id: actor.tokenId })
+  if (actor.tokenId !== null) return (await tokenActor(db, { id: actor.tokenId }))?.actor ?? null
   if (actor.sessionId !== null) return sessionActor(db, { id: actor.sessionId }, false)
   return null
 }

@@ -6,8 +6,9 @@ import type { Config } from '../config.js'
 import type { SecretBox } from '../lib/secret-box.js'
 import { enforceAccess, requireSignedIn } from './access.js'
 import type { Actor, ProjectAccess } from './actor.js'
-import { resolveActor } from './auth.js'
+import { resolveCaller } from './auth.js'
 import { BadRequestError, UnauthorizedError } from './errors.js'
+import { compileResponseSerializer, type ResponseSerializer } from './response-serializer.js'
 
 type Out<T> = [T] extends [z.ZodType] ? z.output<T> : undefined
 
@@ -45,6 +46,17 @@ function findNul(value: unknown, path: string): string | null {
   return null
 }
 
+/**
+ * The project id of a project route's path, read before the path is validated so that the
+ * caller and their membership come in one statement; a malformed id gives none, and the
+ * validation that follows answers it.
+ */
+function projectIdOf(params: Record<string, unknown>): number | undefined {
+  const raw = params.project_id
+  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) return undefined
+  return Number(raw)
+}
+
 function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, what: string): unknown {
   if (!schema) return undefined
   // PostgreSQL can not store NUL in text and fails the whole statement, so it is refused here.
@@ -63,28 +75,61 @@ function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, what:
 }
 
 /**
+ * Whether every answer is also checked by a full parse of its response schema, refinements
+ * included, and compared with what the compiled serialiser wrote. On under tests, so that
+ * they catch a handler drifting from the contract; costly, so off in production.
+ */
+export function strictResponses(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.NODE_ENV === 'test' || env.FLAGMAN_STRICT_RESPONSES === '1'
+}
+
+/** The text of a route's answer: compiled once, with the strict check when it is on. */
+function responseWriter(route: RouteDef, strict: boolean): ResponseSerializer | null {
+  const schema = route.response
+  if (route.status === 204 || !schema) return null
+  const write = compileResponseSerializer(schema)
+  if (!strict) return write
+  return (result) => {
+    const expected = JSON.stringify(schema.parse(result))
+    const text = write(result)
+    if (text !== expected) {
+      throw new Error(`The compiled serialiser of ${route.method} ${route.path} disagrees with zod`)
+    }
+    return text
+  }
+}
+
+/**
  * Mounts one contract route: resolves the caller, enforces the route's access rule,
- * validates params, query and body, runs the handler, and serialises the answer through
- * the response schema (so only declared fields ever leave the server).
+ * validates params, query and body, runs the handler, and serialises the answer with the
+ * serialiser compiled from the response schema (so only declared fields ever leave the
+ * server).
  */
 export function mount<R extends RouteDef>(
   app: FastifyInstance,
   route: R,
   handler: Handler<R>,
 ): void {
+  const writeResponse = responseWriter(route, strictResponses())
   app.route({
     method: route.method,
     url: route.path,
     handler: async (request, reply) => {
-      const actor = await resolveActor(app.db, request, reply)
-      requireSignedIn(route.access, actor)
       const rawParams = (request.params ?? {}) as Record<string, unknown>
+      const { actor, membership } = await resolveCaller(
+        app.db,
+        request,
+        reply,
+        route.access.kind === 'project' ? projectIdOf(rawParams) : undefined,
+      )
+      requireSignedIn(route.access, actor)
       const params = parse(route.params, rawParams, 'path parameter') as HandlerContext<R>['params']
       const project = await enforceAccess(app.db, {
         access: route.access,
         method: request.method,
         actor,
         params: rawParams,
+        membership,
       })
       const query = parse(
         route.query,
@@ -116,8 +161,10 @@ export function mount<R extends RouteDef>(
       const result = await handler(ctx as HandlerContext<R>)
       if (reply.sent) return reply
       reply.status(route.status)
-      if (route.status === 204 || !route.response) return reply.send()
-      return reply.send(route.response.parse(result))
+      if (!writeResponse) return reply.send()
+      const text = writeResponse(result)
+      if (text === undefined) return reply.send()
+      return reply.type('application/json; charset=utf-8').send(text)
     },
   })
 }
