@@ -246,6 +246,8 @@ export interface TaskTable {
   secret: string | null
   /** Server process running the task itself; null for runner tasks. */
   claimed_by: string | null
+  /** Where the task's start time went (JSON of TaskStartTimings); null before it started. */
+  start_timings: string | null
 }
 
 export interface TaskOutputTable {
@@ -253,6 +255,8 @@ export interface TaskOutputTable {
   task_id: number
   time: string
   output: string
+  /** 1-based line number within the task; null on rows stored before lines were numbered. */
+  line: number | null
 }
 
 export interface IntegrationTable {

@@ -20,6 +20,8 @@ export const EVENT_OBJECT_TYPES = [
 export type EventObjectType = (typeof EVENT_OBJECT_TYPES)[number]
 
 export const Event = z.object({
+  /** Only in a paged answer (one asked for with `limit` or `before_id`): the next cursor. */
+  id: z.number().optional(),
   user_id: z.number().nullable(),
   project_id: z.number().nullable(),
   integration_id: z.number().nullable(),

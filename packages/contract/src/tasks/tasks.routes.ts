@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PathId } from '../common/fields.js'
+import { BeforeId, KeysetQuery, PageLimit } from '../common/keyset.js'
 import { access, defineRoute } from '../http.js'
 import {
   ActiveTask,
@@ -8,13 +9,16 @@ import {
   StopTaskBody,
   Task,
   TaskOutput,
+  TaskOutputCount,
+  TaskOutputQuery,
   TaskWithTemplate,
 } from './tasks.schemas.js'
 
 const ProjectParams = z.object({ project_id: PathId })
 const TaskParams = z.object({ project_id: PathId, task_id: PathId })
 const TemplateParams = z.object({ project_id: PathId, template_id: PathId })
-const LastQuery = z.object({ limit: z.string().max(10).optional() })
+/** `limit` as it always was (1–200, more is read as 200), plus the keyset cursor. */
+const LastQuery = z.object({ limit: z.string().max(10).optional(), before_id: BeforeId.optional() })
 const base = '/api/project/:project_id/tasks'
 
 export const taskRoutes = {
@@ -27,16 +31,20 @@ export const taskRoutes = {
     response: Task,
     status: 201,
   }),
-  /** The project's newest 1000 tasks. */
+  /**
+   * The project's newest 1000 tasks; with `limit` (1–1000) a page of that many, and with
+   * `before_id` only tasks older than that one (keyset paging, see common/keyset.ts).
+   */
   list: defineRoute({
     method: 'GET',
     path: base,
     access: access.project(),
     params: ProjectParams,
+    query: KeysetQuery,
     response: z.array(TaskWithTemplate),
     status: 200,
   }),
-  /** The newest `limit` tasks (1–200, default 200). */
+  /** The newest `limit` tasks (1–200, default 200); with `before_id` those older than it. */
   last: defineRoute({
     method: 'GET',
     path: `${base}/last`,
@@ -54,12 +62,26 @@ export const taskRoutes = {
     response: Task,
     status: 200,
   }),
+  /**
+   * The task's log. Without query parameters, every line as the compatible API answers it;
+   * with `offset` and/or `limit` (see TaskOutputQuery), one page of numbered lines.
+   */
   output: defineRoute({
     method: 'GET',
     path: `${base}/:task_id/output`,
     access: access.project(),
     params: TaskParams,
+    query: TaskOutputQuery,
     response: z.array(TaskOutput),
+    status: 200,
+  }),
+  /** How many lines the task's log has, so a client can page it (e.g. jump to the end). */
+  outputCount: defineRoute({
+    method: 'GET',
+    path: `${base}/:task_id/output/count`,
+    access: access.project(),
+    params: TaskParams,
+    response: TaskOutputCount,
     status: 200,
   }),
   /** The whole log as plain text, one line per output record. */
@@ -100,12 +122,17 @@ export const taskRoutes = {
     params: TaskParams,
     status: 204,
   }),
+  /** A template's newest 1000 tasks, of one `status` if given; pages like `list`. */
   templateTasks: defineRoute({
     method: 'GET',
     path: '/api/project/:project_id/templates/:template_id/tasks',
     access: access.project(),
     params: TemplateParams,
-    query: z.object({ status: z.string().max(32).optional() }),
+    query: z.object({
+      status: z.string().max(32).optional(),
+      before_id: BeforeId.optional(),
+      limit: PageLimit().optional(),
+    }),
     response: z.array(TaskWithTemplate),
     status: 200,
   }),

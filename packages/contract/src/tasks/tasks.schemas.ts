@@ -52,6 +52,29 @@ export const TerraformParams = z.object({
 })
 export type TerraformParams = z.infer<typeof TerraformParams>
 
+/**
+ * Where a task's start time went, in whole milliseconds, as measured by the process that
+ * started it. The phases follow each other and add up to at most `total_ms` (the rest is
+ * small bookkeeping between them); a phase that did not apply is absent.
+ */
+export const TaskStartTimings = z.object({
+  /** Created → claimed by a server process or a runner (waiting in the queue). */
+  queued_ms: z.number().int().nonnegative(),
+  /** Claim → job ready: reading the template and its resources, decrypting keys and secrets. */
+  building_job_ms: z.number().int().nonnegative().optional(),
+  /** Making the task's private folder and writing its files (keys, inventory, variables). */
+  writing_files_ms: z.number().int().nonnegative().optional(),
+  /** Cloning or updating the repository, checking out the commit, reading its head. */
+  preparing_repository_ms: z.number().int().nonnegative().optional(),
+  /** Starting the app's process until the system reports it running. */
+  spawning_ms: z.number().int().nonnegative().optional(),
+  /** A runner's task: assigned → the runner reported it running (its own phases inside). */
+  runner_ms: z.number().int().nonnegative().optional(),
+  /** Created → the app's process running (a runner's task: → reported running). */
+  total_ms: z.number().int().nonnegative(),
+})
+export type TaskStartTimings = z.infer<typeof TaskStartTimings>
+
 export const Task = z.object({
   id: Id,
   template_id: Id,
@@ -80,6 +103,8 @@ export const Task = z.object({
   version: z.string().nullable(),
   inventory_id: z.number().nullable(),
   params: z.record(z.string(), z.unknown()).nullable(),
+  /** Where the task's start time went; null until it started (and for older tasks). */
+  start_timings: TaskStartTimings.nullable().optional(),
 })
 export type Task = z.infer<typeof Task>
 
@@ -184,8 +209,46 @@ export const StopTaskBody = z.object({
     .transform((v) => v ?? false),
 })
 
-export const TaskOutput = z.object({ task_id: Id, time: z.string(), output: z.string() })
+export const TaskOutput = z.object({
+  task_id: Id,
+  time: z.string(),
+  output: z.string(),
+  /** The line's 1-based number in the task's log; only in paged answers (`offset`/`limit`). */
+  line: z.number().int().positive().optional(),
+})
 export type TaskOutput = z.infer<typeof TaskOutput>
+
+/** Most lines one page of a task's output holds. */
+export const MAX_OUTPUT_PAGE = 10_000
+/** Highest line number a page may start at (line numbers are 32-bit on every dialect). */
+export const MAX_OUTPUT_LINE = 2_147_483_647
+
+/** A whole number in a query parameter, in bounds, with a message naming the parameter. */
+const QueryCount = (label: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, `${label} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine(
+      (value) => value >= min && value <= max,
+      `${label} must be a whole number from ${min} to ${max}`,
+    )
+
+/**
+ * Paging of a task's output. Without either parameter the whole log is answered, as the
+ * compatible API does; with one or both, the lines numbered `offset` (default 1) to
+ * `offset + limit - 1` (limit default 1000), each with its `line` number. A page past the
+ * end is empty.
+ */
+export const TaskOutputQuery = z.object({
+  offset: QueryCount('offset', 1, MAX_OUTPUT_LINE).optional(),
+  limit: QueryCount('limit', 1, MAX_OUTPUT_PAGE).optional(),
+})
+export type TaskOutputQuery = z.infer<typeof TaskOutputQuery>
+
+/** How long a task's log is: `count` lines, numbered 1 to `count`. */
+export const TaskOutputCount = z.object({ count: z.number().int().nonnegative() })
+export type TaskOutputCount = z.infer<typeof TaskOutputCount>
 
 export const StatsRow = z.object({
   date: z.string(),

@@ -14,11 +14,17 @@ import * as m0011 from './202611240006_runner_queue.js'
 import * as m0012 from './202611240007_terraform_backend.js'
 import * as m0013 from './202611240008_alert_outbox.js'
 import * as m0014 from './202611240009_environment_image.js'
+import * as m0015 from './202611250001_history_indexes.js'
+import * as m0016 from './202611250002_task_output_lines.js'
+import * as m202611250003 from './202611250003_task_start_timings.js'
+import * as m202611250004 from './202611250004_task_output_search.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
   up(db: Kysely<any>, dialect: Dialect): Promise<void>
   down(db: Kysely<any>, dialect: Dialect): Promise<void>
+  /** false: runs outside a transaction (e.g. PostgreSQL's CREATE INDEX CONCURRENTLY). */
+  transaction?: boolean
 }
 
 /** Every migration in order. Names are frozen once released. */
@@ -37,6 +43,10 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611240007_terraform_backend': m0012,
   '202611240008_alert_outbox': m0013,
   '202611240009_environment_image': m0014,
+  '202611250001_history_indexes': m0015,
+  '202611250002_task_output_lines': m0016,
+  '202611250003_task_start_timings': m202611250003,
+  '202611250004_task_output_search': m202611250004,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {
@@ -48,5 +58,14 @@ export function migrationsFor(dialect: Dialect): Record<string, Migration> {
         down: (db: Kysely<any>) => m.down(db, dialect),
       },
     ]),
+  )
+}
+
+/** Names of the migrations that must run outside a transaction. */
+export function migrationsOutsideTransaction(): Set<string> {
+  return new Set(
+    Object.entries(MIGRATIONS)
+      .filter(([, m]) => m.transaction === false)
+      .map(([name]) => name),
   )
 }

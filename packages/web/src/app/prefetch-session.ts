@@ -38,6 +38,6 @@ export async function prefetchSession(
   if (projectPage(page, lastProjectPage(projectId)) !== 'history') return
   const project = (await projects).find(({ id }) => id === projectId)
   if (project && project.type !== 'premium') {
-    void queryClient.prefetchQuery(projectTasksQueryOptions(projectId))
+    void queryClient.prefetchInfiniteQuery(projectTasksQueryOptions(projectId))
   }
 }

@@ -53,8 +53,17 @@ function eventQuery(db: Db) {
 
 type EventRow = Awaited<ReturnType<ReturnType<typeof eventQuery>['execute']>>[number]
 
-function toEvent(row: EventRow): Event {
+/** Which events a list shows: the newest `limit`, older than `beforeId` when given. */
+export interface EventPage {
+  limit: number
+  beforeId?: number
+  /** Whether each event carries its id, the cursor of the next page. */
+  withIds: boolean
+}
+
+function toEvent(row: EventRow, withId: boolean): Event {
   return {
+    ...(withId ? { id: row.id } : {}),
     user_id: row.user_id,
     project_id: row.project_id,
     integration_id: row.integration_id,
@@ -68,33 +77,71 @@ function toEvent(row: EventRow): Event {
   }
 }
 
-/** The project's events, newest first; `limit` caps the list. */
+function pageOf(db: Db, page: EventPage) {
+  const query = eventQuery(db).limit(page.limit)
+  return page.beforeId === undefined ? query : query.where('event.id', '<', page.beforeId)
+}
+
+/** The project's events, newest first: a range scan of event(project_id, id). */
 export async function findProjectEvents(
   db: Db,
   projectId: number,
-  limit: number,
+  page: EventPage,
 ): Promise<Event[]> {
-  const rows = await eventQuery(db).where('event.project_id', '=', projectId).limit(limit).execute()
-  return rows.map(toEvent)
+  const rows = await pageOf(db, page).where('event.project_id', '=', projectId).execute()
+  return rows.map((row) => toEvent(row, page.withIds))
 }
 
-/** Events of the projects a user belongs to, plus events that belong to no project. */
-export async function findEventsForUser(db: Db, userId: number, limit: number): Promise<Event[]> {
-  const rows = await eventQuery(db)
-    .where((eb) =>
-      eb.or([
-        eb('event.project_id', 'is', null),
-        eb(
-          'event.project_id',
-          'in',
-          eb
-            .selectFrom('project_user')
-            .select('project_user.project_id')
-            .where('project_user.user_id', '=', userId),
-        ),
-      ]),
-    )
-    .limit(limit)
+/**
+ * Events of the projects a user belongs to, plus events that belong to no project.
+ *
+ * Read newest first along the primary key, keeping the user's, when they are many: that
+ * finds a page after reading a few times its length. For a user of few projects among many
+ * it would read most of the table, so then each of their projects (and "no project") is read
+ * as its own range of event(project_id, id) and the pages merged. With events spread evenly,
+ * the first costs about limit × projects / k rows for k projects of the user, the second
+ * limit × (k + 1).
+ */
+export async function findEventsForUser(db: Db, userId: number, page: EventPage): Promise<Event[]> {
+  const memberships = await db.kysely
+    .selectFrom('project_user')
+    .select('project_id')
+    .where('user_id', '=', userId)
     .execute()
-  return rows.map(toEvent)
+  const projectIds = memberships.map((m) => m.project_id)
+  const { projects } = await db.kysely
+    .selectFrom('project')
+    .select((eb) => eb.fn.countAll<number | string>().as('projects'))
+    .executeTakeFirstOrThrow()
+  const k = projectIds.length
+  const rows =
+    k * (k + 1) < Number(projects)
+      ? await mergedPages(db, projectIds, page)
+      : await pageOf(db, page)
+          .where((eb) =>
+            eb.or([
+              eb('event.project_id', 'is', null),
+              eb(
+                'event.project_id',
+                'in',
+                eb
+                  .selectFrom('project_user')
+                  .select('project_user.project_id')
+                  .where('project_user.user_id', '=', userId),
+              ),
+            ]),
+          )
+          .execute()
+  return rows.map((row) => toEvent(row, page.withIds))
+}
+
+async function mergedPages(db: Db, projectIds: number[], page: EventPage): Promise<EventRow[]> {
+  const pages = await Promise.all([
+    pageOf(db, page).where('event.project_id', 'is', null).execute(),
+    ...projectIds.map((id) => pageOf(db, page).where('event.project_id', '=', id).execute()),
+  ])
+  return pages
+    .flat()
+    .sort((a, b) => b.id - a.id)
+    .slice(0, page.limit)
 }

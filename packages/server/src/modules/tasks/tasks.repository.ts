@@ -1,9 +1,42 @@
 import type { Task, TaskWithTemplate } from '@flagman/contract'
 import type { Database, Db, TaskTable } from '@flagman/db'
 import { insertReturningId, nowIso } from '@flagman/db'
+import { parseStartTimings } from './start-timings.js'
 import type { Kysely, Selectable } from 'kysely'
 
 export type TaskRow = Selectable<TaskTable>
+
+/** The columns a task's answer is made of; lists read only these (never the secrets). */
+export const TASK_COLUMNS = [
+  'id',
+  'template_id',
+  'project_id',
+  'status',
+  'debug',
+  'dry_run',
+  'diff',
+  'playbook',
+  'environment',
+  'hosts_limit',
+  'arguments',
+  'git_branch',
+  'message',
+  'user_id',
+  'integration_id',
+  'schedule_id',
+  'created',
+  'start',
+  'end',
+  'commit_hash',
+  'commit_message',
+  'build_task_id',
+  'version',
+  'inventory_id',
+  'params',
+  'start_timings',
+] as const satisfies readonly (keyof TaskRow)[]
+
+export type TaskAnswerRow = Pick<TaskRow, (typeof TASK_COLUMNS)[number]>
 
 function parseParams(text: string | null): Record<string, unknown> | null {
   if (!text) return null
@@ -17,7 +50,7 @@ function parseParams(text: string | null): Record<string, unknown> | null {
   }
 }
 
-export function toTask(row: TaskRow): Task {
+export function toTask(row: TaskAnswerRow): Task {
   return {
     id: row.id,
     template_id: row.template_id,
@@ -45,6 +78,7 @@ export function toTask(row: TaskRow): Task {
     version: row.version,
     inventory_id: row.inventory_id,
     params: parseParams(row.params),
+    start_timings: parseStartTimings(row.start_timings),
   }
 }
 
@@ -77,7 +111,7 @@ export async function findTaskProjectId(
 /** Adds the template's name, type and app, the user's name and the build task. */
 export async function withTemplates(
   db: Kysely<Database>,
-  rows: TaskRow[],
+  rows: TaskAnswerRow[],
 ): Promise<TaskWithTemplate[]> {
   if (rows.length === 0) return []
   const templateIds = [...new Set(rows.map((r) => r.template_id))]
@@ -94,7 +128,7 @@ export async function withTemplates(
     ? await db.selectFrom('user').select(['id', 'name']).where('id', 'in', userIds).execute()
     : []
   const builds = buildIds.length
-    ? await db.selectFrom('task').selectAll().where('id', 'in', buildIds).execute()
+    ? await db.selectFrom('task').select(TASK_COLUMNS).where('id', 'in', buildIds).execute()
     : []
   const tpl = new Map(templates.map((t) => [t.id, t]))
   const names = new Map(users.map((u) => [u.id, u.name]))
@@ -111,6 +145,34 @@ export async function withTemplates(
       build_task: row.build_task_id !== null ? (buildMap.get(row.build_task_id) ?? null) : null,
     }
   })
+}
+
+export interface TaskPageQuery {
+  projectId: number
+  limit: number
+  /** A template of the project (the caller has checked that it is). */
+  templateId?: number
+  status?: string
+  /** Keyset cursor: only tasks with a lower id. */
+  beforeId?: number
+}
+
+/**
+ * A page of a project's (or a template's) tasks, newest first: a range scan of
+ * task(project_id, id), or of task(template_id, id) / task(template_id, status, id).
+ */
+export function findTaskPage(db: Kysely<Database>, page: TaskPageQuery): Promise<TaskAnswerRow[]> {
+  let query = db.selectFrom('task').select(TASK_COLUMNS).orderBy('id', 'desc').limit(page.limit)
+  // A template's tasks are all in its project (checked by the caller), so the project is not
+  // filtered on as well: with both, PostgreSQL intersects the two indexes and sorts the whole
+  // template's history instead of reading one range of task(template_id, id).
+  query =
+    page.templateId === undefined
+      ? query.where('project_id', '=', page.projectId)
+      : query.where('template_id', '=', page.templateId)
+  if (page.status) query = query.where('status', '=', page.status)
+  if (page.beforeId !== undefined) query = query.where('id', '<', page.beforeId)
+  return query.execute()
 }
 
 export interface NewTask {

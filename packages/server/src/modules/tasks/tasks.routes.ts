@@ -6,6 +6,9 @@ import type { TaskQueue } from './task-queue.js'
 import { findTaskProjectId } from './tasks.repository.js'
 import * as tasks from './tasks.service.js'
 
+/** Tasks a history list gives when no `limit` is asked for. */
+const HISTORY_LIMIT = 1000
+
 export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
   const r = taskRoutes
   mount(app, r.create, async ({ db, actor, project, body }) =>
@@ -17,17 +20,26 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
       body,
     ),
   )
-  mount(app, r.list, async ({ db, project }) =>
-    tasks.listTasks(db, project.projectId, { limit: 1000 }),
+  mount(app, r.list, async ({ db, project, query }) =>
+    tasks.listTasks(db, project.projectId, {
+      limit: query.limit ?? HISTORY_LIMIT,
+      beforeId: query.before_id,
+    }),
   )
   mount(app, r.last, async ({ db, project, query }) =>
-    tasks.listTasks(db, project.projectId, { limit: tasks.parseLimit(query.limit) }),
+    tasks.listTasks(db, project.projectId, {
+      limit: tasks.parseLimit(query.limit),
+      beforeId: query.before_id,
+    }),
   )
   mount(app, r.get, async ({ db, project, params }) =>
     tasks.getTask(db, project.projectId, params.task_id),
   )
-  mount(app, r.output, async ({ db, project, params }) =>
-    tasks.taskOutput(db, project.projectId, params.task_id),
+  mount(app, r.output, async ({ db, project, params, query }) =>
+    tasks.taskOutput(db, project.projectId, params.task_id, query),
+  )
+  mount(app, r.outputCount, async ({ db, project, params }) =>
+    tasks.taskOutputCount(db, project.projectId, params.task_id),
   )
   mount(app, r.rawOutput, async ({ db, project, params, reply }) => {
     const lines = await tasks.taskOutput(db, project.projectId, params.task_id)
@@ -53,9 +65,10 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
   mount(app, r.templateTasks, async ({ db, project, params, query }) => {
     await tasks.assertTemplate(db, project.projectId, params.template_id)
     return tasks.listTasks(db, project.projectId, {
-      limit: 1000,
+      limit: query.limit ?? HISTORY_LIMIT,
       templateId: params.template_id,
       status: query.status,
+      beforeId: query.before_id,
     })
   })
   mount(app, r.templateLastTasks, async ({ db, project, params, query }) => {
@@ -63,6 +76,7 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
     return tasks.listTasks(db, project.projectId, {
       limit: tasks.parseLimit(query.limit),
       templateId: params.template_id,
+      beforeId: query.before_id,
     })
   })
   mount(app, r.templateStats, async ({ db, project, params, query }) =>

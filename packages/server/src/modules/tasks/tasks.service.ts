@@ -3,6 +3,8 @@ import type {
   StatsRow,
   Task,
   TaskOutput,
+  TaskOutputCount,
+  TaskOutputQuery,
   TaskWithTemplate,
 } from '@flagman/contract'
 import { AnsibleParams, isFinished, TerraformParams } from '@flagman/contract'
@@ -26,7 +28,15 @@ import {
   type SurveyVarDef,
   type TaskRequester,
 } from './task-overrides.js'
-import { findTaskRow, insertTaskRow, toTask, withTemplates } from './tasks.repository.js'
+import { countOutputLines, readOutputPage, readWholeOutput } from './task-output.repository.js'
+import {
+  findTaskPage,
+  findTaskRow,
+  insertTaskRow,
+  toTask,
+  withTemplates,
+  type TaskPageQuery,
+} from './tasks.repository.js'
 
 type CreateInput = z.output<typeof CreateTaskBody>
 
@@ -273,35 +283,43 @@ export function parseLimit(text: string | undefined, fallback = 200): number {
   return Math.min(n, 200)
 }
 
+/** A page of the project's tasks (or a template's), newest first, with template details. */
 export async function listTasks(
   db: Db,
   projectId: number,
-  options: { limit: number; templateId?: number; status?: string },
+  options: Omit<TaskPageQuery, 'projectId'>,
 ): Promise<TaskWithTemplate[]> {
-  let query = db.kysely
-    .selectFrom('task')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .orderBy('id', 'desc')
-    .limit(options.limit)
-  if (options.templateId !== undefined) query = query.where('template_id', '=', options.templateId)
-  if (options.status) query = query.where('status', '=', options.status)
-  return withTemplates(db.kysely, await query.execute())
+  return withTemplates(db.kysely, await findTaskPage(db.kysely, { ...options, projectId }))
 }
 
 export async function assertTemplate(db: Db, projectId: number, templateId: number): Promise<void> {
   await assertInProject(db.kysely, 'template', projectId, templateId, 'Template')
 }
 
-export async function taskOutput(db: Db, projectId: number, id: number): Promise<TaskOutput[]> {
+/** The task's whole log, or one page of it when `offset` or `limit` is given. */
+export async function taskOutput(
+  db: Db,
+  projectId: number,
+  id: number,
+  page: TaskOutputQuery = {},
+): Promise<TaskOutput[]> {
   await getTask(db, projectId, id)
-  const rows = await db.kysely
-    .selectFrom('task_output')
-    .select(['task_id', 'time', 'output'])
-    .where('task_id', '=', id)
-    .orderBy('id')
-    .execute()
-  return rows
+  if (page.offset === undefined && page.limit === undefined) {
+    return readWholeOutput(db.kysely, id)
+  }
+  return readOutputPage(db.kysely, id, page.offset ?? 1, page.limit ?? DEFAULT_OUTPUT_PAGE)
+}
+
+/** Lines of a page when the caller names only where it starts. */
+const DEFAULT_OUTPUT_PAGE = 1000
+
+export async function taskOutputCount(
+  db: Db,
+  projectId: number,
+  id: number,
+): Promise<TaskOutputCount> {
+  await getTask(db, projectId, id)
+  return { count: await countOutputLines(db.kysely, id) }
 }
 
 export async function deleteTask(

@@ -1,13 +1,7 @@
-import HistoryIcon from '@mui/icons-material/History'
 import Box from '@mui/material/Box'
-import { useTranslation } from 'react-i18next'
 import { Navigate } from 'react-router-dom'
-import { EmptyState } from '../../../components/empty-state'
-import { ErrorAlert } from '../../../components/error-alert'
-import { LoadingState } from '../../../components/loading-state'
 import { paths } from '../../../config/paths'
-import { TasksTable } from '../../../features/tasks/components/tasks-table'
-import { useProjectTasks } from '../../../features/tasks/api/tasks'
+import { ProjectHistory } from '../../../features/tasks/components/project-history'
 import { DashboardHeader } from '../../layouts/dashboard-header'
 import { useCurrentProject } from '../../project-context'
 
@@ -20,25 +14,8 @@ export function HistoryRoute() {
     <>
       <DashboardHeader tab="history" />
       <Box sx={{ p: { xs: 2, sm: 3 } }}>
-        <History projectId={project.id} />
+        <ProjectHistory projectId={project.id} />
       </Box>
     </>
   )
-}
-
-function History({ projectId }: { projectId: number }) {
-  const { t } = useTranslation('tasks')
-  const tasks = useProjectTasks(projectId)
-  if (tasks.isPending) return <LoadingState />
-  if (tasks.error) return <ErrorAlert error={tasks.error} />
-  if (tasks.data.length === 0) {
-    return (
-      <EmptyState
-        icon={<HistoryIcon />}
-        title={t('history.emptyTitle')}
-        text={t('history.emptyText')}
-      />
-    )
-  }
-  return <TasksTable tasks={tasks.data} />
 }

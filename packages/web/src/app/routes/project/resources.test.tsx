@@ -353,7 +353,7 @@ describe('pages', { timeout: SLOW_TEST_MS }, () => {
       username: 'bob',
     })
     renderPage('/project/4/activity', GUEST, {
-      'GET /api/project/4/events/last': {
+      'GET /api/project/4/events': {
         body: [
           event('2025-03-01T10:00:00Z', 'Access Key deploy created'),
           event('2025-03-02T10:00:00Z', 'Repository site created'),

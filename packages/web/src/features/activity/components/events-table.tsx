@@ -36,7 +36,7 @@ export function EventsTable({ events }: { events: readonly Event[] }) {
           </TableHead>
           <TableBody>
             {events.map((event, index) => (
-              <TableRow key={`${event.created}-${index}`} hover>
+              <TableRow key={event.id ?? `${event.created}-${index}`} hover>
                 <TableCell sx={{ whiteSpace: { xs: 'normal', sm: 'nowrap' }, minWidth: 110 }}>
                   <time dateTime={event.created}>{format.dateTime(event.created)}</time>
                 </TableCell>
