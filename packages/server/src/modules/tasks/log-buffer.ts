@@ -1,15 +1,14 @@
 import type { TaskLogMessage } from '@flagman/contract'
-import type { Database, Db } from '@flagman/db'
-import { CompiledQuery, type Kysely } from 'kysely'
+import type { Db } from '@flagman/db'
+import { LogInserter, type StoredLine } from './log-insert.js'
 import type { TaskEvents } from './task-events.js'
+import { countOutputLines } from './task-output.repository.js'
 
 export interface LogBufferOptions {
   /** Longest a line waits before it is written. */
   intervalMs?: number
   /** A task's buffer is written at once when it holds this many lines. */
   maxLines?: number
-  /** Rows per INSERT statement (3 parameters each); larger writes share one transaction. */
-  rowsPerInsert?: number
   /** A task with this many lines not yet stored is behind (see `backlog`). */
   maxPendingLines?: number
   onError?: (error: unknown) => void
@@ -17,16 +16,20 @@ export interface LogBufferOptions {
 
 interface Pending {
   projectId: number
-  lines: Array<{ time: string; output: string }>
+  lines: StoredLine[]
   /** Writes of this task, in order. */
   chain: Promise<void>
   /** A write is queued that will take every line buffered by the time it starts. */
   queued: boolean
+  /** Number of the next line stored; read from the database by the task's first write. */
+  nextLine: number | undefined
 }
 
 /**
  * Collects task output in memory and writes it to `task_output` in multi-row inserts, in
- * order, then announces the written lines. Nothing is written one line per round trip.
+ * order and numbered 1, 2, … per task, then announces the written lines. Nothing is written
+ * one line per round trip, and a task whose lines pile up is held back (`backlog`) so memory
+ * stays bounded whatever the length of its log.
  */
 export class LogBuffer {
   private readonly pending = new Map<number, Pending>()
@@ -35,8 +38,8 @@ export class LogBuffer {
   private lastFlushAt = 0
   private readonly intervalMs: number
   private readonly maxLines: number
-  private readonly rowsPerInsert: number
   private readonly maxPendingLines: number
+  private readonly inserter: LogInserter
 
   constructor(
     private readonly db: Db,
@@ -45,8 +48,8 @@ export class LogBuffer {
   ) {
     this.intervalMs = options.intervalMs ?? 25
     this.maxLines = options.maxLines ?? 500
-    this.rowsPerInsert = options.rowsPerInsert ?? 1000
     this.maxPendingLines = options.maxPendingLines ?? 20_000
+    this.inserter = new LogInserter(db.dialect)
   }
 
   /**
@@ -59,14 +62,15 @@ export class LogBuffer {
     return this.events.deliveryBacklog()
   }
 
-  append(taskId: number, projectId: number, lines: Array<{ time: string; output: string }>): void {
+  append(taskId: number, projectId: number, lines: readonly StoredLine[]): void {
     if (lines.length === 0) return
     let entry = this.pending.get(taskId)
     if (!entry) {
-      entry = { projectId, lines: [], chain: Promise.resolve(), queued: false }
+      entry = { projectId, lines: [], chain: Promise.resolve(), queued: false, nextLine: undefined }
       this.pending.set(taskId, entry)
     }
-    for (const line of lines) entry.lines.push(line)
+    if (entry.lines.length === 0) entry.lines = lines.slice()
+    else for (const line of lines) entry.lines.push(line)
     if (entry.lines.length >= this.maxLines) void this.flush(taskId)
     else this.arm()
   }
@@ -82,7 +86,7 @@ export class LogBuffer {
         entry.queued = false
         const lines = entry.lines
         entry.lines = []
-        return lines.length > 0 ? this.write(taskId, entry.projectId, lines) : undefined
+        return lines.length > 0 ? this.write(taskId, entry, lines) : undefined
       })
     }
     return entry.chain
@@ -119,48 +123,30 @@ export class LogBuffer {
     this.timer.unref()
   }
 
-  private readonly insertTexts = new Map<number, string>()
-
   /**
-   * A multi-row INSERT as plain text: building a query tree for thousands of rows costs
-   * more than the database spends storing them.
+   * Stores the lines after the task's last one, numbered on, and announces them. A write of
+   * several statements is one transaction: it is stored whole or not at all, so the numbers
+   * stay without gaps either way.
    */
-  private insertSql(rows: number): string {
-    let text = this.insertTexts.get(rows)
-    if (text) return text
-    const q = this.db.dialect === 'mysql' ? '`' : '"'
-    const tuples: string[] = []
-    for (let i = 0; i < rows; i += 1) {
-      tuples.push(
-        this.db.dialect === 'postgres'
-          ? `($${i * 3 + 1}, $${i * 3 + 2}, $${i * 3 + 3})`
-          : '(?, ?, ?)',
-      )
-    }
-    text = `insert into ${q}task_output${q} (${q}task_id${q}, ${q}time${q}, ${q}output${q}) values ${tuples.join(', ')}`
-    if (this.insertTexts.size < 64) this.insertTexts.set(rows, text)
-    return text
-  }
-
-  private async write(
-    taskId: number,
-    projectId: number,
-    lines: Array<{ time: string; output: string }>,
-  ): Promise<void> {
+  private async write(taskId: number, entry: Pending, lines: StoredLine[]): Promise<void> {
     try {
-      const insert = async (db: Kysely<Database>) => {
-        for (let i = 0; i < lines.length; i += this.rowsPerInsert) {
-          const chunk = lines.slice(i, i + this.rowsPerInsert)
-          const params: unknown[] = []
-          for (const l of chunk) params.push(taskId, l.time, l.output)
-          await db.executeQuery(CompiledQuery.raw(this.insertSql(chunk.length), params))
-        }
+      // A task seen for the first time (or again, after `close` or a restart) goes on from
+      // what is already stored: server messages may follow its end, a runner's task may
+      // outlive the server.
+      entry.nextLine ??= (await countOutputLines(this.db.kysely, taskId)) + 1
+      const firstLine = entry.nextLine
+      if (this.inserter.statementCount(lines) <= 1) {
+        await this.inserter.insert(this.db.kysely, taskId, firstLine, lines)
+      } else {
+        await this.db.kysely
+          .transaction()
+          .execute((trx) => this.inserter.insert(trx, taskId, firstLine, lines))
       }
-      if (lines.length <= this.rowsPerInsert) await insert(this.db.kysely)
-      else await this.db.kysely.transaction().execute(insert)
+      entry.nextLine = firstLine + lines.length
     } catch (error) {
       this.options.onError?.(error)
     }
+    const projectId = entry.projectId
     const messages: TaskLogMessage[] = lines.map((l) => ({
       type: 'log',
       task_id: taskId,

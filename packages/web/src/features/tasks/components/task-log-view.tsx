@@ -1,8 +1,8 @@
 import Box from '@mui/material/Box'
-import { useVirtualizer } from '@tanstack/react-virtual'
-import { memo, useLayoutEffect, useRef } from 'react'
+import { memo, useEffect, useLayoutEffect, useRef } from 'react'
 import { useTranslation } from 'react-i18next'
 import { isAtBottom, type LogLine } from '../log-buffer'
+import { useFixedRows } from '../use-fixed-rows'
 import { AnsiLine } from './ansi-line'
 
 /**
@@ -33,41 +33,61 @@ const LogRow = memo(function LogRow({
 }: {
   index: number
   start: number
-  line: LogLine
+  /** Undefined while the row's page loads. */
+  line: LogLine | undefined
 }) {
   return (
     <div
       data-index={index}
-      data-time={formatTime(line.time)}
+      data-time={line ? formatTime(line.time) : ''}
       role="listitem"
+      aria-busy={line ? undefined : true}
       className="log-row"
       style={{ transform: `translateY(${start}px)` }}
     >
-      <AnsiLine text={line.output} />
+      {line ? <AnsiLine text={line.output} /> : null}
     </div>
   )
 })
 
-/** The task's log as a virtual list that keeps following the end while the user is there. */
-export function TaskLogView({ lines, height }: { lines: LogLine[]; height: number | string }) {
+/**
+ * The task's log as a virtual list that keeps following the end while the user is there. It
+ * holds no lines itself: `lineAt` answers each row on screen, and `onRows` is told which rows
+ * those are, so lines can be loaded page by page.
+ */
+export function TaskLogView({
+  count,
+  lineAt,
+  onRows,
+  height,
+}: {
+  count: number
+  lineAt: (index: number) => LogLine | undefined
+  onRows?: (first: number, last: number) => void
+  height: number | string
+}) {
   const { t } = useTranslation('tasks')
   const scrollRef = useRef<HTMLDivElement>(null)
   const follow = useRef(true)
-  const virtualizer = useVirtualizer({
-    count: lines.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => LOG_ROW_HEIGHT,
-    overscan: LOG_OVERSCAN,
-  })
+  const rows = useFixedRows(scrollRef, count, LOG_ROW_HEIGHT, LOG_OVERSCAN)
+  const { first, last, onScroll } = rows
 
   // Following the end sets the position past the end, which the browser clamps: no layout is
-  // read here, and the list takes the new position from the scroll event before it paints.
+  // read here, and the rows are read again from the scroll event before it paints.
   useLayoutEffect(() => {
     const element = scrollRef.current
-    if (follow.current && element && lines.length > 0) {
-      element.scrollTop = virtualizer.getTotalSize()
+    if (follow.current && element && count > 0) {
+      element.scrollTop = count * LOG_ROW_HEIGHT
+      onScroll()
     }
-  }, [lines.length, virtualizer])
+  }, [count, onScroll])
+
+  useEffect(() => {
+    if (count > 0) onRows?.(first, last)
+  }, [onRows, first, last, count])
+
+  const shown: number[] = []
+  for (let index = first; index <= last; index += 1) shown.push(index)
 
   return (
     <Box
@@ -78,6 +98,7 @@ export function TaskLogView({ lines, height }: { lines: LogLine[]; height: numbe
       tabIndex={0}
       onScroll={(event) => {
         follow.current = isAtBottom(event.currentTarget)
+        onScroll()
       }}
       sx={{
         height,
@@ -108,18 +129,13 @@ export function TaskLogView({ lines, height }: { lines: LogLine[]; height: numbe
         },
       }}
     >
-      {lines.length === 0 ? (
+      {count === 0 ? (
         <Box sx={{ p: 1, color: 'grey.500' }}>{t('log.empty')}</Box>
       ) : (
-        <div
-          role="list"
-          style={{ height: virtualizer.getTotalSize(), position: 'relative', minWidth: '100%' }}
-        >
-          {virtualizer.getVirtualItems().map((item) => {
-            const line = lines[item.index]
-            if (!line) return null
-            return <LogRow key={item.key} index={item.index} start={item.start} line={line} />
-          })}
+        <div role="list" style={{ height: rows.height, position: 'relative', minWidth: '100%' }}>
+          {shown.map((index) => (
+            <LogRow key={index} index={index} start={index * LOG_ROW_HEIGHT} line={lineAt(index)} />
+          ))}
         </div>
       )}
     </Box>
