@@ -1,39 +1,67 @@
-import { chmod, mkdir, mkdtemp, realpath, rm, stat, writeFile } from 'node:fs/promises'
+import { realpathSync, statSync, type Stats } from 'node:fs'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { performance } from 'node:perf_hooks'
 
 /**
  * The job's private temporary folder (mode 0700) under the work root. Every secret the job
- * writes lives here with mode 0600, and the whole folder is removed when the job ends.
+ * writes lives here with mode 0600, and the whole folder is removed when the job ends. A
+ * task's folder is made on its first file: most tasks (a script of the repository) write
+ * none, and their start should not wait for the file system.
  */
 export class TempDir {
-  private constructor(readonly path: string) {}
+  /** The folder, once made. */
+  private made: Promise<string> | null = null
 
-  static async create(workRoot: string, taskId: number): Promise<TempDir> {
-    return TempDir.createNamed(workRoot, `task_${String(taskId)}_tmp_`)
+  private constructor(
+    private readonly workRoot: string,
+    private readonly prefix: string,
+  ) {}
+
+  /** A task's folder, made when the first file is written. */
+  static create(workRoot: string, taskId: number): TempDir {
+    return new TempDir(workRoot, `task_${String(taskId)}_tmp_`)
   }
 
   /** A temporary folder whose name starts with `prefix`, for work that is not a task. */
-  static async createNamed(workRoot: string, prefix: string): Promise<TempDir> {
-    await mkdir(workRoot, { recursive: true, mode: 0o700 })
-    const path = await mkdtemp(join(workRoot, prefix))
-    await chmod(path, 0o700)
-    return new TempDir(path)
+  static async createNamed(workRoot: string, prefix: string): Promise<TempDir & { path: string }> {
+    const temp = new TempDir(workRoot, prefix)
+    const path = await temp.folder()
+    return Object.assign(temp, { path })
+  }
+
+  private folder(): Promise<string> {
+    this.made ??= (async () => {
+      await mkdir(this.workRoot, { recursive: true, mode: 0o700 })
+      // mkdtemp makes the folder with mode 0700.
+      return mkdtemp(join(this.workRoot, this.prefix))
+    })()
+    return this.made
   }
 
   private readonly used = new Set<string>()
+  /** Milliseconds spent making the folder and writing files, for the task's start timings. */
+  spentMs = 0
 
   /** Writes a new file; a name already used in this job gets a numeric suffix. */
   async write(name: string, content: string, mode = 0o600): Promise<string> {
     let unique = name
     for (let n = 2; this.used.has(unique); n += 1) unique = `${name}_${String(n)}`
     this.used.add(unique)
-    const file = join(this.path, unique)
-    await writeFile(file, content, { mode, flag: 'wx' })
-    return file
+    const started = performance.now()
+    try {
+      const file = join(await this.folder(), unique)
+      await writeFile(file, content, { mode, flag: 'wx' })
+      return file
+    } finally {
+      this.spentMs += performance.now() - started
+    }
   }
 
   async remove(): Promise<void> {
-    await rm(this.path, { recursive: true, force: true })
+    if (this.made === null) return
+    const path = await this.made.catch(() => null)
+    if (path !== null) await rm(path, { recursive: true, force: true })
   }
 }
 
@@ -78,18 +106,21 @@ export async function resolveRepoPath(
     new PathEscapeError(`${what} "${path}" is not a ${noun} in the repository`)
   if (path === '' || path.includes('\0')) throw notThere()
   const full = resolveInside(root, path, what)
+  // Synchronous: metadata of local files, microseconds each, on every task's start, where a
+  // round trip through the thread pool costs milliseconds on a busy machine.
   let realRoot: string
   let real: string
+  let info: Stats
   try {
-    realRoot = await realpath(root)
-    real = await realpath(full)
+    realRoot = realpathSync.native(root)
+    real = realpathSync.native(full)
+    info = statSync(real)
   } catch {
     throw notThere()
   }
   if (!isInside(realRoot, real)) {
     throw new PathEscapeError(`${what} "${path}" is outside the repository`)
   }
-  const info = await stat(real)
   const fits =
     kind === 'file'
       ? info.isFile()

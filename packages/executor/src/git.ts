@@ -1,5 +1,6 @@
 import type { JobRepository } from '@flagman/contract'
-import { stat, rm } from 'node:fs/promises'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import sshpk from 'sshpk'
@@ -165,7 +166,8 @@ export async function prepareRepository(
 ): Promise<string> {
   const { sink, control } = ctx
   if (repo.url.startsWith('/')) {
-    if (!(await exists(repo.url))) {
+    // A local check of microseconds, synchronous: see readHeadHash.
+    if (!existsSync(repo.url)) {
       throw new PreparationError(`Failed in finding static repository at ${repo.url}`)
     }
     sink.push(`Using local repository ${repo.url}`)
@@ -211,6 +213,8 @@ export async function prepareRepository(
   } else {
     sink.push(`Cloning repository ${repo.url}`)
   }
+  // The work root is made here, not with the job: a job of a local repository needs none.
+  await mkdir(ctx.workRoot, { recursive: true, mode: 0o700 })
   const args = ['clone', '--recursive']
   if (branch !== '') args.push('--branch', branch)
   args.push('--', remote.url, dirName)
@@ -252,11 +256,25 @@ export async function checkoutCommit(
   }
 }
 
-/** Reads HEAD's hash and subject; null when the folder is not a git repository. */
+/** Subjects of commits already read, by `folder\0hash`: a commit's subject never changes. */
+const subjects = new Map<string, string>()
+const MAX_SUBJECTS = 10_000
+
+/**
+ * Reads HEAD's hash and subject; null when the folder is not a git repository. The hash is
+ * read from the repository's files (`.git/HEAD` and its ref) and the subject is asked of git
+ * only for a commit not seen before, so a task of an unchanged repository starts without a
+ * git process.
+ */
 export async function readCommit(
   dir: string,
   ctx: RepositoryContext,
 ): Promise<{ hash: string; message: string } | null> {
+  const known = readHeadHash(dir)
+  if (known !== null) {
+    const subject = subjects.get(`${dir}\0${known}`)
+    if (subject !== undefined) return { hash: known, message: subject }
+  }
   const env = { ...ctx.baseEnv, GIT_TERMINAL_PROMPT: '0' }
   // One git process for both: a task's start waits for it.
   const head = await runCaptured(
@@ -265,7 +283,45 @@ export async function readCommit(
   )
   const hash = head.lines[0]?.trim() ?? ''
   if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(hash)) return null
-  return { hash, message: (head.lines[1] ?? '').slice(0, 100) }
+  const message = (head.lines[1] ?? '').slice(0, 100)
+  // Only a hash the files name is remembered: it is the one the next task will look up.
+  if (hash === known) {
+    if (subjects.size >= MAX_SUBJECTS) subjects.clear()
+    subjects.set(`${dir}\0${hash}`, message)
+  }
+  return { hash, message }
+}
+
+const HASH = /^[0-9a-f]{40,64}$/
+
+/**
+ * The commit `dir/.git/HEAD` names, following one symbolic ref to a loose ref or the
+ * packed refs; null whenever the layout is anything else (a worktree, a folder inside a
+ * repository, an unborn branch), and git itself is asked. The reads are synchronous: each is
+ * a few bytes of a local file, microseconds, where a round trip through the thread pool costs
+ * a task's start a millisecond or more on a busy machine.
+ */
+function readHeadHash(dir: string): string | null {
+  const gitDir = join(dir, '.git')
+  const read = (name: string): string | null => {
+    try {
+      return readFileSync(join(gitDir, name), 'utf8').trim()
+    } catch {
+      return null
+    }
+  }
+  const head = read('HEAD')
+  if (head === null) return null
+  if (HASH.test(head)) return head
+  const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1]
+  if (ref === undefined || ref.split('/').includes('..')) return null
+  const loose = read(ref)
+  if (loose !== null) return HASH.test(loose) ? loose : null
+  for (const line of (read('packed-refs') ?? '').split('\n')) {
+    const [hash, name] = line.trim().split(' ')
+    if (name === ref && hash !== undefined && HASH.test(hash)) return hash
+  }
+  return null
 }
 
 export interface RemoteHeadOptions {

@@ -3,6 +3,7 @@ import { TempDir } from './files.js'
 import { executeJob } from './job.js'
 import { LineSink } from './output.js'
 import { defaultBaseEnv, ProcessControl } from './process.js'
+import { StartPhases, type JobStartPhases } from './start-phases.js'
 
 export { buildAnsibleArgs, buildAnsibleExtraVars } from './apps/ansible.js'
 export type { AnsibleFiles } from './apps/ansible.js'
@@ -11,6 +12,7 @@ export { buildTerraformCommands } from './apps/terraform.js'
 export { outsideEnv, outsideEnvAllowed } from './env-policy.js'
 export { readRemoteHead, type RemoteHeadOptions } from './git.js'
 export * from './payload-crypto.js'
+export type { JobStartPhases } from './start-phases.js'
 
 export interface JobHooks {
   /** Output lines, in order, in batches (at most every ~50 ms or per 1000 lines, and once at the end). */
@@ -24,6 +26,8 @@ export interface JobHooks {
    * output until it settles. Null (or absent) when it keeps up.
    */
   outputBacklog?(): Promise<void> | null
+  /** Once, when the app's first process runs: where the job's start went. */
+  onStarted?(phases: JobStartPhases): void
 }
 
 export interface JobOptions {
@@ -78,38 +82,28 @@ export function runJob(spec: JobSpec, hooks: JobHooks, options: JobOptions = {})
     })
 
   const run = async (): Promise<JobResult> => {
-    let temp: TempDir | null = null
-    let result: JobResult
+    const temp = TempDir.create(spec.workRoot, spec.taskId)
+    let result = await executeJob({
+      spec,
+      workRoot: spec.workRoot,
+      temp,
+      baseEnv,
+      control,
+      sink,
+      phases: new StartPhases(
+        () => temp.spentMs,
+        (phases) => safely(() => hooks.onStarted?.(phases)),
+      ),
+      onStatus: (status) => safely(() => hooks.onStatus(status)),
+      onCommit: (hash, message) => safely(() => hooks.onCommit(hash, message)),
+      waitForConfirmation,
+    })
     try {
-      temp = await TempDir.create(spec.workRoot, spec.taskId)
+      await temp.remove()
     } catch (error) {
       sink.push(
-        `Creating tmp dir failed: ${error instanceof Error ? error.message : String(error)}`,
+        `Failed to remove temporary files: ${error instanceof Error ? error.message : String(error)}`,
       )
-    }
-    if (temp === null) {
-      result = 'error'
-    } else {
-      result = await executeJob({
-        spec,
-        workRoot: spec.workRoot,
-        temp,
-        baseEnv,
-        control,
-        sink,
-        onStatus: (status) => safely(() => hooks.onStatus(status)),
-        onCommit: (hash, message) => safely(() => hooks.onCommit(hash, message)),
-        waitForConfirmation,
-      })
-    }
-    if (temp !== null) {
-      try {
-        await temp.remove()
-      } catch (error) {
-        sink.push(
-          `Failed to remove temporary files: ${error instanceof Error ? error.message : String(error)}`,
-        )
-      }
     }
     // A stop that arrived while the last process was exiting still wins over success.
     if (control.stopped) result = 'stopped'

@@ -17,10 +17,13 @@ import {
   writePrivateKey,
 } from './git.js'
 import type { CommandResult, ProcessControl } from './process.js'
+import type { StartPhases } from './start-phases.js'
 import { describeFailure, runCaptured, runCommand } from './process.js'
 
 export interface JobContext extends RepositoryContext {
   spec: JobSpec
+  /** Measures the start phases and reports them when the app's first process runs. */
+  phases: StartPhases
   onStatus: (status: 'running' | 'waiting_confirmation') => void
   onCommit: (hash: string, message: string) => void
   /** Resolves true on confirm, false on reject or stop. */
@@ -57,7 +60,16 @@ async function runStage(
   // App defaults (ANSIBLE_FORCE_COLOR …) first so the environment's own values can override them.
   const env = { ...ctx.baseEnv, PWD: cwd, ...command.env, ...ctx.spec.env }
   for (const note of command.notes ?? []) ctx.sink.push(note)
-  const full = { program: command.program, args: command.args, cwd, env, stdin: command.stdin }
+  // The new process's first line goes out at once, whatever was printed just before it.
+  ctx.sink.startStream()
+  const full = {
+    program: command.program,
+    args: command.args,
+    cwd,
+    env,
+    stdin: command.stdin,
+    onSpawn: ctx.phases.spawnWatcher(),
+  }
   const result = await runCommand(full, ctx.control, (line, answer) => {
     ctx.sink.push(line)
     onLine?.(line, answer)
@@ -75,18 +87,20 @@ export async function executeJob(ctx: JobContext): Promise<JobResult> {
   try {
     ctx.onStatus('running')
     sink.push(`Preparing: ${String(spec.taskId)}`)
-    const repoDir = await prepareRepository(
-      spec.repository,
-      spec.gitBranch,
-      `repository_${String(spec.repository.id)}_template_${String(spec.templateId)}`,
-      ctx,
-    )
-    checkStopped(control)
-    if (spec.commitHash !== '') {
-      await checkoutCommit(repoDir, spec.repository, spec.commitHash, ctx)
+    const { repoDir, commit } = await ctx.phases.repositoryWork(async () => {
+      const dir = await prepareRepository(
+        spec.repository,
+        spec.gitBranch,
+        `repository_${String(spec.repository.id)}_template_${String(spec.templateId)}`,
+        ctx,
+      )
       checkStopped(control)
-    }
-    const commit = await readCommit(repoDir, ctx)
+      if (spec.commitHash !== '') {
+        await checkoutCommit(dir, spec.repository, spec.commitHash, ctx)
+        checkStopped(control)
+      }
+      return { repoDir: dir, commit: await readCommit(dir, ctx) }
+    })
     checkStopped(control)
     if (commit !== null) {
       ctx.onCommit(commit.hash, commit.message)
@@ -196,11 +210,14 @@ async function runAnsible(ctx: JobContext, repoDir: string): Promise<void> {
       let root = repoDir
       if (inventory.repository !== null) {
         ctx.sink.push('Cloning inventory repository')
-        root = await prepareRepository(
-          inventory.repository,
-          '',
-          `repository_${String(inventory.repository.id)}_inventory_${String(inventory.id)}`,
-          ctx,
+        const repository = inventory.repository
+        root = await ctx.phases.repositoryWork(() =>
+          prepareRepository(
+            repository,
+            '',
+            `repository_${String(repository.id)}_inventory_${String(inventory.id)}`,
+            ctx,
+          ),
         )
         checkStopped(ctx.control)
       }

@@ -184,6 +184,15 @@ export class LineSink {
     }
   }
 
+  /**
+   * A new process starts: what is buffered goes out now and the process's first line goes
+   * out on the next turn of the event loop, not held back by the lines before it.
+   */
+  startStream(): void {
+    this.flush()
+    this.lastFlushAt = 0
+  }
+
   flush(): void {
     if (this.timer !== null) {
       clearTimeout(this.timer)

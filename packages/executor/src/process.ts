@@ -12,6 +12,8 @@ export interface Command {
   env: Record<string, string>
   /** Keeps stdin open for `answer` (see `runCommand`); closed (empty) otherwise. */
   stdin?: boolean
+  /** Called once the system has started the process. */
+  onSpawn?: () => void
 }
 
 export interface CommandResult {
@@ -150,6 +152,7 @@ export function runCommand(
       err.write(chunk)
       holdIfBehind()
     })
+    if (command.onSpawn) child.once('spawn', command.onSpawn)
     child.on('error', (error) => {
       finish({ code: null, signal: null, spawnError: error.message })
     })

@@ -30,7 +30,7 @@ function publicKeyOf(file: string): string {
 describe('repository credentials', () => {
   it('writes a passphrase-protected key decrypted, with mode 0600', async () => {
     const key = generateKey('correct horse')
-    const temp = await TempDir.create(join(tempDir('work'), 'p'), 1)
+    const temp = TempDir.create(join(tempDir('work'), 'p'), 1)
     const file = await writePrivateKey(temp, 'key', key.privateKey, 'correct horse')
     expect(statSync(file).mode & 0o777).toBe(0o600)
     expect(publicKeyOf(file)).toBe(key.publicKey)

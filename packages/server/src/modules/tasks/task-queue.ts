@@ -25,6 +25,13 @@ import type { RunnerNews, RunnerWork } from './runner-work.js'
 import { RunnerSignals } from './runner-signals.js'
 import { TaskEvents } from './task-events.js'
 import {
+  claimedTimings,
+  clockNow,
+  localStartTimings,
+  runnerStartedTimings,
+  type ExecutorPhases,
+} from './start-timings.js'
+import {
   BUSY_STATUSES,
   canTransition,
   finalStatus,
@@ -38,6 +45,7 @@ export interface JobHooks {
   onStatus(status: JobStatus): void
   onCommit(hash: string, message: string): void
   outputBacklog?(): Promise<void> | null
+  onStarted?(phases: ExecutorPhases): void
 }
 export interface JobOptions {
   baseEnv?: Record<string, string>
@@ -89,11 +97,27 @@ interface LocalTask {
   /** Status writes of this task, in order. */
   chain: Promise<void>
   done: Promise<void> | null
+  /** The stored row as claimed, which the job is built from. */
+  row: TaskRow
+  username: string
+  claimedAt: number
+  jobReadyAt: number
+  /** Columns to write with the next write of the task (commit, start timings). */
+  unsaved: Partial<Pick<TaskRow, 'commit_hash' | 'commit_message' | 'start_timings'>>
+  /** The next output is the app's first: it is stored and shown at once, not batched. */
+  firstOutput: boolean
+  /** The job was given a Terraform state backend, whose access ends with the task. */
+  usesStateBackend: boolean
 }
 
-const templateName = async (db: Db, id: number): Promise<string> =>
-  (await db.kysely.selectFrom('template').select('name').where('id', '=', id).executeTakeFirst())
-    ?.name ?? ''
+/** What follows a task's end needs of it. */
+interface FinishedTask {
+  projectId: number
+  templateId: number
+  templateName: string
+  status: string
+  usesStateBackend: boolean
+}
 
 /** Most waiting tasks one dispatch pass looks at; the rest wait for the next pass. */
 const SCAN_BATCH = 1000
@@ -183,6 +207,7 @@ export class TaskQueue implements RunnerWork {
         'task.project_id',
         'task.template_id',
         'task.queue_reason',
+        'task.created',
         'template.runner_tag',
       ])
       .where('task.status', '=', 'waiting')
@@ -221,10 +246,16 @@ export class TaskQueue implements RunnerWork {
       project: new Map(projects.map((p) => [p.id, Number(p.max_parallel_tasks) || 0])),
       localExecution: this.localExecution,
     })
-    for (const placement of plan.placements) {
-      if (placement.target === 'local') await this.claimLocal(placement.taskId)
-      else await this.claimForRunner(placement.taskId, placement.runnerId)
-    }
+    const created = new Map(waitingRows.map((r) => [r.id, r.created]))
+    // Claims are independent compare-and-sets: none waits for another's round trips.
+    await Promise.all(
+      plan.placements.map((placement) => {
+        const when = created.get(placement.taskId)!
+        return placement.target === 'local'
+          ? this.claimLocal(placement.taskId, when)
+          : this.claimForRunner(placement.taskId, placement.runnerId, when)
+      }),
+    )
     for (const row of waitingRows) {
       const reason = plan.reasons.get(row.id) ?? null
       const known = this.reasons.get(row.id) ?? row.queue_reason
@@ -258,7 +289,12 @@ export class TaskQueue implements RunnerWork {
   }
 
   /** Claims a waiting task for this process; false when another claim came first. */
-  private async claim(taskId: number, runnerId: number | null): Promise<boolean> {
+  private async claim(
+    taskId: number,
+    runnerId: number | null,
+    created: string,
+    claimedAt: number,
+  ): Promise<boolean> {
     const result = await this.deps.db.kysely
       .updateTable('task')
       .set({
@@ -266,6 +302,10 @@ export class TaskQueue implements RunnerWork {
         runner_id: runnerId,
         claimed_by: runnerId === null ? this.node : null,
         queue_reason: null,
+        // A runner's task shows its time in the queue until the runner reports it running.
+        ...(runnerId === null
+          ? {}
+          : { start_timings: JSON.stringify(claimedTimings(created, claimedAt)) }),
       })
       .where('id', '=', taskId)
       .where('status', '=', 'waiting')
@@ -274,21 +314,32 @@ export class TaskQueue implements RunnerWork {
     return Number(result.numUpdatedRows) === 1
   }
 
-  private async claimLocal(taskId: number): Promise<void> {
-    if (!(await this.claim(taskId, null))) return
-    const db = this.deps.db.kysely
-    const row = await db
+  private async claimLocal(taskId: number, created: string): Promise<void> {
+    const claimedAt = clockNow()
+    if (!(await this.claim(taskId, null, created, claimedAt))) return
+    // The row with what its log and job need, in one round trip. The secret values go into
+    // this process's memory only; the write of its start (or end) clears them from the database.
+    const found = await this.deps.db.kysely
       .selectFrom('task')
-      .selectAll()
-      .where('id', '=', taskId)
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .leftJoin('user', 'user.id', 'task.user_id')
+      .selectAll('task')
+      .select(['template.name as template_name', 'user.username as user_name'])
+      .where('task.id', '=', taskId)
       .executeTakeFirstOrThrow()
-    // The secret values go into this process's memory only, and out of the database.
-    await db.updateTable('task').set({ secret: null }).where('id', '=', taskId).execute()
+    const { template_name: name, user_name: username, ...row } = found
     const entry: LocalTask = {
       taskId: row.id,
       projectId: row.project_id,
       templateId: row.template_id,
-      templateName: await templateName(this.deps.db, row.template_id),
+      templateName: name,
+      row,
+      username: username ?? '',
+      claimedAt,
+      jobReadyAt: claimedAt,
+      unsaved: {},
+      firstOutput: false,
+      usesStateBackend: false,
       status: 'starting',
       start: row.start,
       end: row.end,
@@ -304,8 +355,8 @@ export class TaskQueue implements RunnerWork {
     entry.done = this.run(entry)
   }
 
-  private async claimForRunner(taskId: number, runnerId: number): Promise<void> {
-    if (!(await this.claim(taskId, runnerId))) return
+  private async claimForRunner(taskId: number, runnerId: number, created: string): Promise<void> {
+    if (!(await this.claim(taskId, runnerId, created, clockNow()))) return
     const db = this.deps.db.kysely
     const row = await db
       .selectFrom('task')
@@ -371,25 +422,47 @@ export class TaskQueue implements RunnerWork {
     if (!canTransition(entry.status, to)) return false
     entry.status = to
     const now = nowIso()
-    const set: { status: string; start?: string; end?: string } = { status: to }
+    const set: { status: string; start?: string; end?: string; secret?: null } = { status: to }
     if (to === 'running' && entry.start === null) set.start = entry.start = now
-    if (to === 'success' || to === 'error' || to === 'stopped') set.end = entry.end = now
+    const ended = to === 'success' || to === 'error' || to === 'stopped'
+    if (ended) set.end = entry.end = now
+    // The job holds the secret values from its start on (and nothing after its end): the
+    // database no longer does.
+    if (set.start !== undefined || ended) set.secret = null
     // The announcement carries the task as it was at this change: by the time the write
     // completes, the task may have moved on, and every step must still be announced once.
     const update = this.localUpdate(entry)
+    this.save(entry, set, () => this.events.emit('update', update))
+    return true
+  }
+
+  /** Writes the columns with whatever else the task has unsaved, in order with its other writes. */
+  private save(entry: LocalTask, set: Partial<TaskRow>, then?: () => void): void {
     entry.chain = entry.chain
       .then(async () => {
+        const columns = { ...entry.unsaved, ...set }
+        entry.unsaved = {}
         await this.deps.db.kysely
           .updateTable('task')
-          .set(set)
+          .set(columns)
           .where('id', '=', entry.taskId)
           .execute()
       })
       .catch((error) => this.deps.log.error({ err: error }, 'Could not store a task status'))
-      .then(() => {
-        this.events.emit('update', update)
-      })
-    return true
+      .then(() => then?.())
+  }
+
+  /** The app's first process runs: its start timings are stored, and its first output shown at once. */
+  private started(entry: LocalTask, phases: ExecutorPhases): void {
+    const timings = localStartTimings({
+      created: entry.row.created,
+      claimedAt: entry.claimedAt,
+      jobReadyAt: entry.jobReadyAt,
+      startedAt: clockNow(),
+      phases,
+    })
+    entry.firstOutput = true
+    this.save(entry, { start_timings: JSON.stringify(timings) })
   }
 
   private localUpdate(entry: LocalTask): TaskUpdateMessage {
@@ -406,34 +479,37 @@ export class TaskQueue implements RunnerWork {
   }
 
   private async run(entry: LocalTask): Promise<void> {
-    const db = this.deps.db
     let result: JobResult
     try {
       this.say(entry.taskId, entry.projectId, `Started: ${entry.taskId}`)
       this.say(entry.taskId, entry.projectId, `Run TaskRunner with template: ${entry.templateName}`)
-      const row = await db.kysely
-        .selectFrom('task')
-        .selectAll()
-        .where('id', '=', entry.taskId)
-        .executeTakeFirstOrThrow()
-      const spec = await this.buildSpec(row, entry.secret)
+      const spec = await this.buildSpec(entry.row, entry.secret, entry.username)
       entry.secret = {}
+      entry.jobReadyAt = clockNow()
+      entry.usesStateBackend = spec.terraform.backend !== null
       if (entry.stopRequested) {
         result = 'stopped'
       } else {
         const handle = this.deps.runJob(
           spec,
           {
-            onLines: (lines) => this.logs.append(entry.taskId, entry.projectId, lines),
+            onLines: (lines) => {
+              this.logs.append(entry.taskId, entry.projectId, lines)
+              if (entry.firstOutput) {
+                entry.firstOutput = false
+                void this.logs.flush(entry.taskId)
+              }
+            },
             outputBacklog: () => this.logs.backlog(entry.taskId),
+            onStarted: (phases) => this.started(entry, phases),
             onStatus: (status) => {
               if (status === 'running' && entry.status === 'running') return
               this.change(entry, status)
             },
+            // Stored with the start timings (or the end, whichever comes first).
             onCommit: (hash, message) => {
-              entry.chain = entry.chain
-                .then(() => this.storeCommit(entry.taskId, hash, message))
-                .catch((error) => this.deps.log.error({ err: error }, 'Could not store a commit'))
+              entry.unsaved.commit_hash = hash
+              entry.unsaved.commit_message = message
             },
           },
           { graceMs: this.deps.graceMs ?? 15_000 },
@@ -453,23 +529,28 @@ export class TaskQueue implements RunnerWork {
     await this.finishLocal(entry, finalStatus(entry.status, result, entry.stopRequested))
   }
 
-  private async buildSpec(row: TaskRow, secret: Record<string, unknown>): Promise<JobSpec> {
+  private async buildSpec(
+    row: TaskRow,
+    secret: Record<string, unknown>,
+    knownUsername?: string,
+  ): Promise<JobSpec> {
     const db = this.deps.db
-    const user =
-      row.user_id !== null
-        ? await db.kysely
-            .selectFrom('user')
-            .select('username')
-            .where('id', '=', row.user_id)
-            .executeTakeFirst()
-        : undefined
+    let username = knownUsername
+    if (username === undefined && row.user_id !== null) {
+      const user = await db.kysely
+        .selectFrom('user')
+        .select('username')
+        .where('id', '=', row.user_id)
+        .executeTakeFirst()
+      username = user?.username
+    }
     return buildJobSpec({
       db,
       box: this.deps.box,
       dataDir: this.deps.dataDir,
       task: row,
       secret,
-      username: user?.username ?? '',
+      username: username ?? '',
       webHost: this.deps.webHost,
       publicBase: this.deps.publicBase(),
     })
@@ -488,54 +569,77 @@ export class TaskQueue implements RunnerWork {
     const changed = this.change(entry, status)
     await entry.chain
     this.local.delete(entry.taskId)
-    if (changed || status === 'stopped') await this.finished(entry.taskId)
+    // The slot is free once the status is stored: the next task need not wait for the rest.
     this.rescan()
+    if (changed || status === 'stopped') {
+      await this.finished(entry.taskId, {
+        projectId: entry.projectId,
+        templateId: entry.templateId,
+        templateName: entry.templateName,
+        status: entry.status,
+        usesStateBackend: entry.usesStateBackend,
+      })
+    }
   }
 
-  /** What follows a task's end: the activity event, and the deploys a build starts. */
-  private async finished(taskId: number): Promise<void> {
+  /**
+   * What follows a task's end: the activity event, and the deploys a build starts. `known`
+   * is the task as this process ran it, which spares reading it again.
+   */
+  private async finished(taskId: number, known?: FinishedTask): Promise<void> {
     const db = this.deps.db.kysely
     try {
+      const task = known ?? (await this.finishedTask(taskId))
+      if (!task) return
       // The task's own access to its workspace's state ends with it, and so does its lock.
-      await revokeTaskAliases(this.deps.db, taskId)
-      const row = await db
-        .selectFrom('task')
-        .select('project_id')
-        .where('id', '=', taskId)
-        .executeTakeFirst()
-      if ((await releaseTaskLocks(this.deps.db, taskId)) && row) {
-        this.say(
-          taskId,
-          row.project_id,
-          'The Terraform state lock the task still held was released',
-        )
-      }
-    } catch (error) {
-      this.deps.log.error({ err: error }, 'Could not end the state backend access of a task')
-    }
-    try {
-      const row = await db
-        .selectFrom('task')
-        .selectAll()
-        .where('id', '=', taskId)
-        .executeTakeFirst()
-      if (!row) return
-      const name = await templateName(this.deps.db, row.template_id)
+      if (task.usesStateBackend) await this.endStateAccess(taskId, task.projectId)
       await insertEvent(db, {
-        projectId: row.project_id,
+        projectId: task.projectId,
         userId: null,
         objectType: 'task',
         objectId: taskId,
-        description: `Task ID ${taskId} (${name}) finished - ${row.status.toUpperCase()}`,
+        description: `Task ID ${taskId} (${task.templateName}) finished - ${task.status.toUpperCase()}`,
       })
-      if (row.status === 'success') await this.autorun(row)
+      if (task.status === 'success') {
+        await this.autorun({ id: taskId, project_id: task.projectId, template_id: task.templateId })
+      }
     } catch (error) {
       this.deps.log.error({ err: error }, 'Could not finish a task')
     }
   }
 
+  /** A stored task as `finished` needs it. */
+  private async finishedTask(taskId: number): Promise<FinishedTask | null> {
+    const row = await this.deps.db.kysely
+      .selectFrom('task')
+      .innerJoin('template', 'template.id', 'task.template_id')
+      .select(['task.project_id', 'task.template_id', 'task.status', 'template.name'])
+      .where('task.id', '=', taskId)
+      .executeTakeFirst()
+    if (!row) return null
+    return {
+      projectId: row.project_id,
+      templateId: row.template_id,
+      templateName: row.name,
+      status: row.status,
+      // Whether a runner's job had one is not known here: its access is ended in any case.
+      usesStateBackend: true,
+    }
+  }
+
+  private async endStateAccess(taskId: number, projectId: number): Promise<void> {
+    try {
+      await revokeTaskAliases(this.deps.db, taskId)
+      if (await releaseTaskLocks(this.deps.db, taskId)) {
+        this.say(taskId, projectId, 'The Terraform state lock the task still held was released')
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'Could not end the state backend access of a task')
+    }
+  }
+
   /** Queues the deploy templates that run after a successful build of this template. */
-  private async autorun(build: TaskRow): Promise<void> {
+  private async autorun(build: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>): Promise<void> {
     if (!this.accepting) return
     const db = this.deps.db
     const templates = await db.kysely
@@ -587,6 +691,10 @@ export class TaskQueue implements RunnerWork {
     if (isFinished(to)) set.end = now
     // Secret values are no longer needed once the job has them, nor after the end.
     if (to === 'running' || isFinished(to)) set.secret = null
+    if (to === 'running' && row.runner_id !== null) {
+      const timings = runnerStartedTimings(row.start_timings, row.created, clockNow())
+      if (timings !== null) set.start_timings = JSON.stringify(timings)
+    }
     const result = await db
       .updateTable('task')
       .set(set)
