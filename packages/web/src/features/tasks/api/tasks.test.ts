@@ -14,10 +14,16 @@ const update = {
   version: '1.0.1',
 }
 
+/** The project history as the console caches it: the pages loaded so far. */
+const history = (...pages: { id: number; status: string }[][]) => ({
+  pages,
+  pageParams: pages.map((_, i) => (i === 0 ? undefined : i)),
+})
+
 function seeded() {
   const client = new QueryClient()
   client.setQueryData(taskKeys.detail(4, 12), { id: 12, status: 'running', version: null })
-  client.setQueryData(taskKeys.list(4), [{ id: 11, status: 'success' }])
+  client.setQueryData(taskKeys.list(4), history([{ id: 11, status: 'success' }]))
   return client
 }
 
@@ -35,13 +41,19 @@ describe('applyTaskUpdate', () => {
     expect(invalidated(client, taskKeys.list(4))).toBe(true)
   })
 
-  it('patches a listed task in place', () => {
+  it('patches a listed task in place, on whichever loaded page it is', () => {
     const client = seeded()
-    client.setQueryData(taskKeys.list(4), [{ id: 12, status: 'running' }])
+    client.setQueryData(
+      taskKeys.list(4),
+      history([{ id: 14, status: 'success' }], [{ id: 12, status: 'running' }]),
+    )
     applyTaskUpdate(client, update)
-    expect(client.getQueryData(taskKeys.list(4))).toEqual([
-      expect.objectContaining({ id: 12, status: 'success' }),
-    ])
+    expect(client.getQueryData(taskKeys.list(4))).toEqual(
+      history(
+        [{ id: 14, status: 'success' }],
+        [expect.objectContaining({ id: 12, status: 'success' })],
+      ),
+    )
     expect(invalidated(client, taskKeys.list(4))).toBe(false)
   })
 })

@@ -6,13 +6,16 @@ import {
   type TaskUpdateMessage,
 } from '@flagman/contract'
 import {
+  type InfiniteData,
   type QueryClient,
-  queryOptions,
+  infiniteQueryOptions,
+  useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client'
+import { keysetQuery, nextCursor } from '../../../lib/keyset-pages'
 import { taskKeys } from './tasks.query-keys'
 
 export function useTask(projectId: number, taskId: number | null) {
@@ -37,15 +40,25 @@ export function useTaskOutput(projectId: number, taskId: number | null) {
   })
 }
 
+/** Tasks a history page asks the server for: five table pages. */
+export const HISTORY_PAGE_SIZE = 100
+
+/** The project's history, newest first, loaded a page at a time as the table goes back. */
 export const projectTasksQueryOptions = (projectId: number) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: taskKeys.list(projectId),
-    queryFn: async ({ signal }) =>
-      (await api.call(taskRoutes.list, { params: { project_id: projectId }, signal })) ?? [],
+    queryFn: async ({ pageParam, signal }) =>
+      (await api.call(taskRoutes.list, {
+        params: { project_id: projectId },
+        query: keysetQuery(HISTORY_PAGE_SIZE, pageParam),
+        signal,
+      })) ?? [],
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: (last) => nextCursor(last, HISTORY_PAGE_SIZE),
   })
 
 export function useProjectTasks(projectId: number) {
-  return useQuery(projectTasksQueryOptions(projectId))
+  return useInfiniteQuery(projectTasksQueryOptions(projectId))
 }
 
 /** The global list of active tasks is read again this often, besides its live updates. */
@@ -83,12 +96,16 @@ export function applyTaskUpdate(queryClient: QueryClient, message: TaskUpdateMes
     (task: Record<string, unknown> | undefined) => (task ? { ...task, ...patch } : task),
   )
   let known = false
-  queryClient.setQueryData(taskKeys.list(project_id), (list: { id: number }[] | undefined) =>
-    list?.map((task) => {
+  const patched = (list: readonly { id: number }[]) =>
+    list.map((task) => {
       if (task.id !== task_id) return task
       known = true
       return { ...task, ...patch }
-    }),
+    })
+  queryClient.setQueryData(
+    taskKeys.list(project_id),
+    (history: InfiniteData<{ id: number }[]> | undefined) =>
+      history && { ...history, pages: history.pages.map(patched) },
   )
   if (!known) void queryClient.invalidateQueries({ queryKey: taskKeys.list(project_id) })
 }

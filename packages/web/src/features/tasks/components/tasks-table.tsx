@@ -15,7 +15,7 @@ import { useTaskOriginNames } from '../api/task-origins'
 import { TaskDuration } from './task-duration'
 import { TaskOrigin } from './task-origin'
 import { taskSearch } from './task-log-host'
-import { TaskPagination, useTaskPages } from './task-pages'
+import { TaskPagination, useTaskPages, type MoreTasks } from './task-pages'
 import { TaskStatusChip } from './task-status-chip'
 
 /** The version a task built, or for a deploy the version of the build it deployed. */
@@ -23,11 +23,14 @@ export function taskVersion(task: TaskWithTemplate): string | null {
   return task.version ?? task.build_task?.version ?? null
 }
 
-/** A project's tasks, newest first, 20 to a page; the task number opens its log. */
-export function TasksTable({ tasks }: { tasks: TaskWithTemplate[] }) {
+/**
+ * A project's tasks, newest first, 20 to a page; the task number opens its log. With `more`,
+ * `tasks` is the loaded part of the history and older tasks are loaded as the pages go back.
+ */
+export function TasksTable({ tasks, more }: { tasks: TaskWithTemplate[]; more?: MoreTasks }) {
   const { t } = useTranslation('tasks')
   const format = useFormat()
-  const pages = useTaskPages(tasks)
+  const pages = useTaskPages(tasks, more)
   const rows = pages.rows
   const projectId = rows[0]?.project_id ?? 0
   const originNames = useTaskOriginNames(projectId, {
