@@ -26,6 +26,7 @@ import {
 import { scheduleRoutes } from './schedules/schedules.routes.js'
 import { subscriptionRoutes } from './subscription/subscription.routes.js'
 import * as system from './system/system.routes.js'
+import { logSearchRoutes } from './tasks/log-search.routes.js'
 import { activeTaskRoutes, taskRoutes } from './tasks/tasks.routes.js'
 import { appRoutes, templateRoutes } from './templates/templates.routes.js'
 import * as team from './team/team.routes.js'
@@ -61,6 +62,7 @@ const GROUPS: readonly (readonly [prefix: string, group: Record<string, unknown>
   ['app', appRoutes],
   ['task', taskRoutes],
   ['activeTask', activeTaskRoutes],
+  ['logSearch', logSearchRoutes],
   ['integrationAlias', integrationAliasRoutes],
   ['integration', integrationRoutes],
   ['integrationMatcher', integrationMatcherRoutes],

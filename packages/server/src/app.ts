@@ -13,6 +13,7 @@ import { eventsRoutes } from './modules/events/index.js'
 import { integrationsRoutes, receiverRoutes } from './modules/integrations/index.js'
 import { inventoriesRoutes } from './modules/inventories/index.js'
 import { keysRoutes } from './modules/keys/index.js'
+import { logSearchModule } from './modules/log-search/index.js'
 import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
 import { runnersModule } from './modules/runners/index.js'
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   appsRoutes(app)
   templatesRoutes(app)
   const tasks = tasksModule(app)
+  logSearchModule(app)
   alertsModule(app, tasks)
   schedulesModule(app, tasks)
   integrationsRoutes(app)

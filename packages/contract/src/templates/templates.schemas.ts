@@ -337,10 +337,31 @@ export const TEMPLATE_SORT_COLUMNS = [
   'repository',
 ] as const
 
+/** Most templates one page of the list may hold. */
+export const MAX_TEMPLATE_PAGE = 1000
+
+const TemplateListCount = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,10}$/, `${name} must be a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `${name} must be a whole number from ${min} to ${max}`)
+
+/**
+ * Without `search`, `limit` and `offset` the list holds every template, as it always did.
+ * `search` keeps the templates whose name holds the text (any case, taken literally);
+ * `limit` and `offset` answer one page of the sorted list.
+ */
 export const ListTemplatesQuery = z.object({
   app: z.string().max(32).optional(),
   sort: z.enum(TEMPLATE_SORT_COLUMNS, { error: 'invalid sort column' }).optional(),
   order: z.string().max(8).optional(),
+  search: z
+    .string()
+    .max(MAX_NAME_LENGTH, `search must be at most ${MAX_NAME_LENGTH} characters long`)
+    .optional(),
+  limit: TemplateListCount('limit', 1, MAX_TEMPLATE_PAGE).optional(),
+  offset: TemplateListCount('offset', 0, 1_000_000).optional(),
 })
 
 /** `arguments` must be a JSON array of strings; returns the message or null. */

@@ -581,11 +581,21 @@ const TASK_ROWS: Record<string, Row> = {
   },
   'GET /api/project/:project_id/tasks/:task_id': { expect: READ, setup: finishedTask },
   'GET /api/project/:project_id/tasks/:task_id/output': { expect: READ, setup: finishedTask },
+  'GET /api/project/:project_id/tasks/:task_id/output/count': {
+    expect: READ,
+    setup: finishedTask,
+  },
   'GET /api/project/:project_id/tasks/:task_id/raw_output': {
     expect: READ,
     setup: finishedTask,
     plainText: true,
   },
+  'GET /api/project/:project_id/tasks/:task_id/output/search': {
+    expect: READ,
+    setup: finishedTask,
+    query: () => '?q=hello',
+  },
+  'GET /api/project/:project_id/output/search': { expect: READ, query: () => '?q=hello' },
   'POST /api/project/:project_id/tasks/:task_id/stop': {
     expect: RUNNERS(204),
     segment: 'tasks',

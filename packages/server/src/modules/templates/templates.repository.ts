@@ -137,28 +137,82 @@ const SORT = {
   repository: 'repository.name',
 } as const
 
+/** The template columns a listed template is made of (see toTemplates). */
+const LIST_COLUMNS = [
+  'template.id',
+  'template.project_id',
+  'template.inventory_id',
+  'template.repository_id',
+  'template.environment_id',
+  'template.view_id',
+  'template.allow_override_args_in_task',
+  'template.autorun',
+  'template.suppress_success_alerts',
+  'template.name',
+  'template.description',
+  'template.type',
+  'template.app',
+  'template.playbook',
+  'template.arguments',
+  'template.build_template_id',
+  'template.start_version',
+  'template.git_branch',
+  'template.survey_vars',
+  'template.task_params',
+  'template.runner_tag',
+  'template.created',
+] as const
+
+/**
+ * `text` as a LIKE pattern matching it literally anywhere. The escape character is `!`: a
+ * backslash would need writing differently on each database.
+ */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (c) => `!${c}`)}%`
+}
+
+export interface TemplateListFilter {
+  app?: string
+  viewId?: number
+  sort?: keyof typeof SORT
+  order?: string
+  /** Only templates whose name holds this text, whatever its case. */
+  search?: string
+  /** One page of the sorted list: at most `limit` templates from the `offset`-th (0-based). */
+  limit?: number
+  offset?: number
+}
+
 export async function findTemplates(
   db: Db,
   projectId: number,
-  filter: { app?: string; viewId?: number; sort?: keyof typeof SORT; order?: string },
+  filter: TemplateListFilter,
 ): Promise<TemplateRow[]> {
   let query = db.kysely
     .selectFrom('template')
     .leftJoin('inventory', 'inventory.id', 'template.inventory_id')
     .leftJoin('environment', 'environment.id', 'template.environment_id')
     .leftJoin('repository', 'repository.id', 'template.repository_id')
-    .selectAll('template')
+    .select(LIST_COLUMNS)
     .where('template.project_id', '=', projectId)
   if (filter.app) query = query.where('template.app', '=', filter.app)
   if (filter.viewId !== undefined) query = query.where('template.view_id', '=', filter.viewId)
+  if (filter.search) {
+    const pattern = containsPattern(filter.search)
+    query = query.where(sql<boolean>`lower(template.name) like ${pattern} escape '!'`)
+  }
   const column = SORT[filter.sort ?? 'name']
   const direction = filter.order === 'desc' ? 'desc' : 'asc'
   // Databases disagree on where NULL sorts; templates without the joined row come first.
-  return query
+  let sorted = query
     .orderBy(sql`case when ${sql.ref(column)} is null then 0 else 1 end`, direction)
     .orderBy(column, direction)
     .orderBy('template.id')
-    .execute()
+  if (filter.limit !== undefined || filter.offset !== undefined) {
+    // MySQL has no OFFSET without LIMIT; a page without a limit runs to the end.
+    sorted = sorted.limit(filter.limit ?? 2_147_483_647).offset(filter.offset ?? 0)
+  }
+  return sorted.execute()
 }
 
 export function findTemplateRow(

@@ -139,4 +139,46 @@ describe('TemplatesRoute', { timeout: SLOW_TEST_MS }, () => {
       await screen.findByRole('dialog', { name: /^New ansible template/i }),
     ).toBeInTheDocument()
   })
+
+  it('searches and pages the list on the server, keeping both in the address', async () => {
+    const all = Array.from({ length: 60 }, (_, i) =>
+      template(i + 1, `tpl ${String(i + 1).padStart(2, '0')}`),
+    )
+    const { fetchMock } = mockLists()
+    const pageOf = (url: URL) => {
+      const search = url.searchParams.get('search') ?? ''
+      const matching = all.filter((item) => item.name.includes(search))
+      const offset = Number(url.searchParams.get('offset') ?? 0)
+      const limit = Number(url.searchParams.get('limit') ?? matching.length)
+      return matching.slice(offset, offset + limit)
+    }
+    const base = fetchMock.getMockImplementation()!
+    fetchMock.mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost')
+      if (url.pathname !== '/api/project/3/templates') return base(input, init)
+      return new Response(JSON.stringify(pageOf(url)), {
+        headers: { 'Content-Type': 'application/json' },
+      })
+    })
+    const user = userEvent.setup()
+    renderRoute(15, '/project/3/templates?size=25&page=2')
+
+    expect(await screen.findByRole('link', { name: 'tpl 26' })).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'tpl 25' })).not.toBeInTheDocument()
+    expect(screen.getByText('26–50')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Next page' }))
+    expect(await screen.findByRole('link', { name: 'tpl 51' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Next page' })).toBeDisabled()
+    expect(screen.getByTestId('location')).toHaveTextContent('page=3')
+
+    await user.type(screen.getByRole('searchbox', { name: 'Search templates' }), 'tpl 0')
+    expect(await screen.findByRole('link', { name: 'tpl 09' })).toBeInTheDocument()
+    expect(screen.getByTestId('location')).toHaveTextContent('search=tpl+0')
+    expect(screen.getByTestId('location')).not.toHaveTextContent('page=')
+
+    await user.clear(screen.getByRole('searchbox', { name: 'Search templates' }))
+    await user.type(screen.getByRole('searchbox', { name: 'Search templates' }), 'nothing')
+    expect(await screen.findByText('No templates match')).toBeInTheDocument()
+  })
 })

@@ -1,7 +1,7 @@
 import AssignmentIcon from '@mui/icons-material/Assignment'
 import type { Template } from '@flagman/contract'
 import Box from '@mui/material/Box'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { EmptyState } from '../../../components/empty-state'
@@ -17,8 +17,9 @@ import {
   useApps,
   useDeleteTemplate,
   useTemplateLiveUpdates,
-  useTemplates,
 } from '../../../features/templates/api/templates'
+import { useTemplatePage } from '../../../features/templates/api/template-page'
+import { TemplatesListControls } from '../../../features/templates/components/templates-list-controls'
 import { ColumnSettings } from '../../../features/templates/components/column-settings'
 import { NewTemplateMenu } from '../../../features/templates/components/new-template-menu'
 import {
@@ -29,6 +30,11 @@ import {
   TEMPLATE_COLUMNS,
   TemplatesTable,
 } from '../../../features/templates/components/templates-table'
+import {
+  readTemplateListParams,
+  writeTemplateListParams,
+  type TemplateListParams,
+} from '../../../features/templates/utils/list-params'
 import {
   readHiddenColumns,
   readLastView,
@@ -58,7 +64,6 @@ export function TemplatesRoute() {
   const viewId = parsedViewId === 'invalid' ? null : parsedViewId
   const canManage = can('manageProjectResources')
   const views = useViews(project.id)
-  const templates = useTemplates(project.id, viewId)
   const resources = useTemplateResources(project.id)
   const apps = useApps()
   const remove = useDeleteTemplate(project.id)
@@ -68,6 +73,13 @@ export function TemplatesRoute() {
   const [hidden, setHidden] = useState<string[]>(() => readHiddenColumns(TABLE_ID))
   const [searchParams, setSearchParams] = useSearchParams()
   const requestedApp = searchParams.get(NEW_TEMPLATE_PARAM)
+  const listParams = readTemplateListParams(searchParams)
+  const templates = useTemplatePage(project.id, viewId, listParams)
+  const changeList = useCallback(
+    (next: TemplateListParams) =>
+      setSearchParams((current) => writeTemplateListParams(current, next), { replace: true }),
+    [setSearchParams],
+  )
 
   // `/templates/new` lands here with the parameter: open the new template dialog once.
   useEffect(() => {
@@ -150,13 +162,34 @@ export function TemplatesRoute() {
       </PageHeader>
       <Box sx={{ p: { xs: 1, sm: 3 } }}>
         <ErrorAlert error={templates.error ?? views.error} />
+        {templates.data &&
+        (templates.data.templates.length > 0 || listParams.search !== '' || listParams.page > 0) ? (
+          <TemplatesListControls
+            params={listParams}
+            shown={templates.data.templates.length}
+            hasNext={templates.data.hasNext}
+            onChange={changeList}
+          />
+        ) : null}
         {templates.data ? (
-          templates.data.length === 0 ? (
-            <EmptyState icon={<AssignmentIcon />} title={t('empty.title')} text={t('empty.text')} />
+          templates.data.templates.length === 0 ? (
+            listParams.search !== '' ? (
+              <EmptyState
+                icon={<AssignmentIcon />}
+                title={t('list.noMatchTitle')}
+                text={t('list.noMatchText', { search: listParams.search })}
+              />
+            ) : (
+              <EmptyState
+                icon={<AssignmentIcon />}
+                title={t('empty.title')}
+                text={t('empty.text')}
+              />
+            )
           ) : (
             <TemplatesTable
               projectId={project.id}
-              templates={templates.data}
+              templates={templates.data.templates}
               inventories={resources.inventories}
               environments={resources.environments}
               repositories={resources.repositories}

@@ -30,12 +30,20 @@ function task(status: string): Task {
   })
 }
 
+/** The stored log the mocked server pages through; tests append to it as a task prints. */
+type StoredLog = Array<{ task_id: number; time: string; output: string }>
+
 function setup(status: string) {
+  const log: StoredLog = [
+    { task_id: 12, time: '2026-01-01T00:00:01Z', output: '\u001b[32mhello\u001b[0m' },
+  ]
   const server = mockFetch({
     'GET /api/project/4/tasks/12': { body: task(status) },
-    'GET /api/project/4/tasks/12/output': {
-      body: [{ task_id: 12, time: '2026-01-01T00:00:01Z', output: '\u001b[32mhello\u001b[0m' }],
-    },
+    // The log is short: whichever page is asked for, it is the whole log.
+    'GET /api/project/4/tasks/12/output': () => ({
+      body: log.map((line, index) => ({ ...line, line: index + 1 })),
+    }),
+    'GET /api/project/4/tasks/12/output/count': () => ({ body: { count: log.length } }),
     'GET /api/project/4/templates/3': { body: { id: 3, name: 'Deploy site' } },
     'GET /api/project/4/users': {
       body: [{ id: 1, username: 'ann', name: 'Ann Admin', role: 'owner' }],
@@ -44,7 +52,14 @@ function setup(status: string) {
     'POST /api/project/4/tasks/12/confirm': { status: 204 },
   })
   renderWithProviders(<TaskLogHost projectId={4} />, { route: '/project/4/history?t=12' })
-  return server
+  return { ...server, log }
+}
+
+/** The task prints a line: it is stored, then announced over the socket. */
+function print(log: StoredLog, output: string) {
+  const line = { task_id: 12, time: '2026-01-01T00:00:02Z', output }
+  log.push(line)
+  FakeSocket.instances.at(-1)!.receive({ type: 'log', project_id: 4, ...line })
 }
 
 describe('TaskLogDialog', () => {
@@ -80,19 +95,14 @@ describe('TaskLogDialog', () => {
   })
 
   it('appends live lines and merges status updates', async () => {
-    setup('running')
+    const { log, requests } = setup('running')
     await screen.findByText('hello')
     const socket = FakeSocket.instances.at(-1)!
-    socket.receive({
-      type: 'log',
-      task_id: 12,
-      project_id: 4,
-      time: '2026-01-01T00:00:02Z',
-      output: 'second line',
-    })
-    // Live lines wait in the buffer until its next flush.
+    print(log, 'second line')
+    // Live lines wait in the buffer until its next flush, which reads the log's new end.
     expect(screen.queryByText('second line')).not.toBeInTheDocument()
     expect(await screen.findByText('second line')).toBeInTheDocument()
+    expect(requests.filter((r) => r.path.endsWith('/output/count')).length).toBe(2)
     socket.receive({
       type: 'update',
       task_id: 12,
@@ -123,15 +133,9 @@ describe('TaskLogDialog', () => {
   })
 
   it('filters the log by a search ignoring colours and case', async () => {
-    setup('running')
+    const { log } = setup('running')
     await screen.findByText('hello')
-    FakeSocket.instances.at(-1)!.receive({
-      type: 'log',
-      task_id: 12,
-      project_id: 4,
-      time: '2026-01-01T00:00:02Z',
-      output: 'second line',
-    })
+    print(log, 'second line')
     await screen.findByText('second line')
     await userEvent.type(screen.getByRole('searchbox', { name: 'Search in log' }), 'HEL')
     expect(await screen.findByText('Matching lines: 1')).toBeInTheDocument()

@@ -22,23 +22,23 @@ import {
   useState,
 } from 'react'
 import { useTranslation } from 'react-i18next'
+import { isFinished } from '@flagman/contract'
 import { ErrorAlert } from '../../../components/error-alert'
 import { LoadingState } from '../../../components/loading-state'
 import { readStorage, writeStorage } from '../../../lib/storage'
 import { useRealtime } from '../../../hooks/use-realtime'
 import { useTeam } from '../../team/api/get-team'
-import {
-  type TaskAction,
-  useTask,
-  useTaskAction,
-  useTaskOutput,
-  useTaskTemplate,
-} from '../api/tasks'
-import { LogBuffer, type LogLine, mergeLogLines, toLogLines } from '../log-buffer'
+import { type TaskAction, useTask, useTaskAction, useTaskTemplate } from '../api/tasks'
+import { useTaskOutputPages } from '../api/task-output-pages'
+import { LogBuffer, type LogLine } from '../log-buffer'
+import { WHOLE_LOG_SEARCH_LIMIT } from '../output-pages'
 import { taskActions } from '../task-status'
 import { useTaskOriginNames } from '../api/task-origins'
 import { useFormat } from '../../../lib/format'
 import { TaskDuration } from './task-duration'
+import { TaskStartTimings } from './task-start-timings'
+import { useJumpToLogLine } from './jump-to-log-line'
+import { TaskLogSearch } from './task-log-search'
 import { TaskLogView } from './task-log-view'
 import { TaskOrigin } from './task-origin'
 import { TaskStatusChip } from './task-status-chip'
@@ -81,32 +81,16 @@ export function TaskLogDialog({
     () => readStorage(fullscreenStorageKey(DIALOG_NAME)) === '1',
   )
   const task = useTask(projectId, taskId)
-  const output = useTaskOutput(projectId, taskId)
   const template = useTaskTemplate(projectId, task.data?.template_id)
   const action = useTaskAction(projectId, taskId)
-  const [liveLines, setLiveLines] = useState<LogLine[]>([])
-  const bufferRef = useRef<LogBuffer | null>(null)
-
-  useEffect(() => {
-    const buffer = new LogBuffer((lines) => setLiveLines((current) => [...current, ...lines]))
-    bufferRef.current = buffer
-    buffer.start()
-    return () => {
-      buffer.stop()
-      bufferRef.current = null
-    }
-  }, [])
-
-  useRealtime((message) => {
-    if (message.task_id !== taskId) return
-    if (message.type === 'log') bufferRef.current?.push(message)
-  })
-
-  // Lines that arrived over the socket before the stored output was read are already in it.
-  const lines = useMemo(
-    () => mergeLogLines(toLogLines(output.data ?? []), liveLines),
-    [output.data, liveLines],
-  )
+  const [query, setQuery] = useState('')
+  // Typing stays responsive on long logs: the filter runs on a deferred copy of the query.
+  const deferredQuery = useDeferredValue(query)
+  const searching = deferredQuery.trim() !== ''
+  const output = useTaskOutputPages(projectId, taskId, { whole: searching })
+  const searchable = output.total <= WHOLE_LOG_SEARCH_LIMIT
+  useLiveOutput(taskId, output.refresh)
+  const logJump = useJumpToLogLine()
 
   const team = useTeam(projectId)
   const author = team.data?.find((member) => member.id === task.data?.user_id)?.name
@@ -114,10 +98,11 @@ export function TaskLogDialog({
     integrations: task.data?.integration_id != null && task.data.user_id === null,
     schedules: task.data?.schedule_id != null && task.data.user_id === null,
   })
-  const [query, setQuery] = useState('')
-  // Typing stays responsive on long logs: the filter runs on a deferred copy of the query.
-  const deferredQuery = useDeferredValue(query)
-  const shown = useMemo(() => searchLog(lines, deferredQuery), [lines, deferredQuery])
+  const { total, lineAt } = output
+  const shown = useMemo(
+    () => (searching && searchable ? searchLog(loadedLines(total, lineAt), deferredQuery) : null),
+    [searching, searchable, total, lineAt, deferredQuery],
+  )
 
   const toggleFullscreen = () => {
     setFullscreen((value) => {
@@ -127,6 +112,7 @@ export function TaskLogDialog({
   }
 
   const status = task.data?.status ?? ''
+  const logHeight = fullscreen ? 'calc(100vh - 320px)' : 480
   const actions = taskActions(status)
   const run = (name: TaskAction) => action.mutate(name)
   const commit = task.data?.commit_hash
@@ -191,6 +177,7 @@ export function TaskLogDialog({
               <Field label={t('log.duration')}>
                 <TaskDuration start={task.data.start} end={task.data.end} />
               </Field>
+              <TaskStartTimings timings={task.data.start_timings} />
               {task.data.message ? (
                 <Field label={t('log.message')} value={task.data.message} />
               ) : null}
@@ -240,10 +227,12 @@ export function TaskLogDialog({
                 size="small"
                 label={t('log.search')}
                 value={query}
+                disabled={!searchable}
+                helperText={searchable ? undefined : t('log.searchTooLong')}
                 onChange={(event) => setQuery(event.target.value)}
                 sx={{ flexGrow: 1, maxWidth: 360 }}
               />
-              {deferredQuery.trim() !== '' ? (
+              {shown ? (
                 <Typography variant="body2" color="text.secondary" role="status">
                   {t('log.matches', { count: shown.length })}
                 </Typography>
@@ -258,12 +247,74 @@ export function TaskLogDialog({
                 {t('log.download')}
               </Button>
             </Stack>
-            <TaskLogView lines={shown} height={fullscreen ? 'calc(100vh - 320px)' : 480} />
+            <TaskLogSearch
+              projectId={projectId}
+              taskId={taskId}
+              onJump={(line) => {
+                // The whole log, not the filtered lines, holds the line's place.
+                setQuery('')
+                requestAnimationFrame(() => logJump.jump(line))
+              }}
+            />
+            {output.error ? <ErrorAlert error={output.error} /> : null}
+            <Box ref={logJump.containerRef}>
+              {shown ? (
+                <TaskLogView
+                  count={shown.length}
+                  lineAt={(index) => shown[index]}
+                  height={logHeight}
+                />
+              ) : (
+                <TaskLogView
+                  count={output.total}
+                  lineAt={output.lineAt}
+                  onRows={output.showRows}
+                  height={logHeight}
+                />
+              )}
+            </Box>
           </Stack>
         )}
       </DialogContent>
     </Dialog>
   )
+}
+
+/**
+ * Reads the log again as its live lines arrive: they only say that there is more, the pages
+ * bring the lines themselves (numbered and in order). Batched, so a chatty task costs a
+ * count and a page at most every LOG_FLUSH_MS; once more when the task ends.
+ */
+function useLiveOutput(taskId: number, refresh: () => void) {
+  const bufferRef = useRef<LogBuffer | null>(null)
+  const refreshRef = useRef(refresh)
+  useEffect(() => {
+    refreshRef.current = refresh
+  })
+  useEffect(() => {
+    const buffer = new LogBuffer(() => refreshRef.current())
+    bufferRef.current = buffer
+    buffer.start()
+    return () => {
+      buffer.stop()
+      bufferRef.current = null
+    }
+  }, [])
+  useRealtime((message) => {
+    if (message.task_id !== taskId) return
+    if (message.type === 'log') bufferRef.current?.push(message)
+    else if (isFinished(message.status)) refreshRef.current()
+  })
+}
+
+/** Every line of a log loaded whole (see `useTaskOutputPages`' `whole`). */
+function loadedLines(total: number, lineAt: (row: number) => LogLine | undefined): LogLine[] {
+  const lines: LogLine[] = []
+  for (let row = 0; row < total; row += 1) {
+    const line = lineAt(row)
+    if (line) lines.push(line)
+  }
+  return lines
 }
 
 function Field({

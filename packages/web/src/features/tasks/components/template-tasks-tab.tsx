@@ -5,6 +5,7 @@ import { EmptyState } from '../../../components/empty-state'
 import { ErrorAlert } from '../../../components/error-alert'
 import { LoadingState } from '../../../components/loading-state'
 import { TasksTable } from './tasks-table'
+import { TemplateLogSearch } from './template-log-search'
 import { useRealtime } from '../../../hooks/use-realtime'
 import { useTemplateTasks } from '../api/tasks'
 import { taskKeys } from '../api/tasks.query-keys'
@@ -38,5 +39,10 @@ export function TemplateTasksTab({
       />
     )
   }
-  return <TasksTable tasks={tasks.data} />
+  return (
+    <>
+      <TemplateLogSearch projectId={projectId} templateId={templateId} />
+      <TasksTable tasks={tasks.data} />
+    </>
+  )
 }
