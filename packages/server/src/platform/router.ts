@@ -1,4 +1,4 @@
-import { describeIssues, type RouteDef } from '@flagman/contract'
+import { describeIssues, MAX_ID, type RouteDef } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { z } from 'zod'
@@ -49,12 +49,14 @@ function findNul(value: unknown, path: string): string | null {
 /**
  * The project id of a project route's path, read before the path is validated so that the
  * caller and their membership come in one statement; a malformed id gives none, and the
- * validation that follows answers it.
+ * validation that follows answers it. An id beyond the id column's range gives none either:
+ * PostgreSQL would refuse the whole statement rather than find nothing.
  */
 function projectIdOf(params: Record<string, unknown>): number | undefined {
   const raw = params.project_id
-  if (typeof raw !== 'string' || !/^\d{1,15}$/.test(raw)) return undefined
-  return Number(raw)
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw)) return undefined
+  const id = Number(raw)
+  return id <= MAX_ID ? id : undefined
 }
 
 function parse<T extends z.ZodType>(schema: T | undefined, value: unknown, what: string): unknown {

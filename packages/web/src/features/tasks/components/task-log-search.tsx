@@ -43,6 +43,7 @@ export function TaskLogSearch({
   const search = useTaskLogSearch(projectId, taskId, text)
   const result = search.data
   const submit = () => setText(draft.trim())
+  const hasMatches = Boolean(result && result.matches.length > 0)
 
   return (
     <Stack spacing={1}>
@@ -61,7 +62,10 @@ export function TaskLogSearch({
           label={t('logSearch.label')}
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: 200, 'aria-controls': resultsId } }}
+          // aria-controls may only name an element that is on the page.
+          slotProps={{
+            htmlInput: { maxLength: 200, 'aria-controls': hasMatches ? resultsId : undefined },
+          }}
           sx={{ flexGrow: 1, maxWidth: 360 }}
         />
         <IconButton type="submit" aria-label={t('logSearch.submit')}>
@@ -81,7 +85,7 @@ export function TaskLogSearch({
         ) : null}
       </Box>
       <ErrorAlert error={search.error} />
-      {result && result.matches.length > 0 ? (
+      {result && hasMatches ? (
         <List
           id={resultsId}
           dense
