@@ -21,61 +21,14 @@ import Sqlite from 'better-sqlite3'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { percentile, startBench } from './task-common.mjs'
+import { BENCH_DB as DB, scratchDatabase } from './scratch-db.mjs'
 
-const DB = process.env.BENCH_DB ?? 'sqlite'
 const TASKS = Number(process.env.BENCH_TASKS ?? 5000) || 5000
 const LINES_PER_TASK = Number(process.env.BENCH_LINES_PER_TASK ?? 1000) || 1000
 const RUNS = Number(process.env.BENCH_RUNS ?? 30) || 30
 const INSERT_ROWS = Number(process.env.BENCH_INSERT_ROWS ?? 200_000) || 200_000
 const RARE_EVERY = 250_000
-const POSTGRES_ADMIN_URL =
-  process.env.FLAGMAN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const MYSQL_ADMIN_URL = process.env.FLAGMAN_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/mysql'
 const ms = (value) => `${value.toFixed(1)} ms`
-
-if (!['sqlite', 'postgres', 'mysql'].includes(DB)) {
-  throw new Error(`BENCH_DB must be sqlite, postgres or mysql (got ${DB})`)
-}
-
-function withDatabase(url, name) {
-  const parsed = new URL(url)
-  parsed.pathname = `/${name}`
-  return parsed.toString()
-}
-
-/** A database of its own for the run (never a shared one); SQLite needs none. */
-async function scratchDatabase() {
-  const name = `bench_search_${process.pid}`
-  if (DB === 'postgres') {
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    return {
-      url: withDatabase(POSTGRES_ADMIN_URL, name),
-      async drop() {
-        const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
-        await c.connect()
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-        await c.end()
-      },
-    }
-  }
-  if (DB === 'mysql') {
-    const admin = await mysql.createConnection(MYSQL_ADMIN_URL)
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    return {
-      url: withDatabase(MYSQL_ADMIN_URL, name),
-      async drop() {
-        const c = await mysql.createConnection(MYSQL_ADMIN_URL)
-        await c.query(`DROP DATABASE IF EXISTS ${name}`)
-        await c.end()
-      },
-    }
-  }
-  return { url: undefined, drop: async () => {} }
-}
 
 /** A log line like a busy task prints; a rare marker every RARE_EVERY lines. */
 const lineText = (n) =>
@@ -283,7 +236,7 @@ async function insertCost(filled) {
   )
 }
 
-const scratch = await scratchDatabase()
+const scratch = await scratchDatabase('bench_search')
 const bench = await startBench(
   { 'none.sh': 'true\n' },
   scratch.url ? { FLAGMAN_DB: scratch.url } : {},

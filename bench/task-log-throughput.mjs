@@ -23,64 +23,15 @@ import Sqlite from 'better-sqlite3'
 import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { processStats, startBench } from './task-common.mjs'
+import { BENCH_DB as DB, scratchDatabase } from './scratch-db.mjs'
 
 const LINES = Number(process.env.BENCH_LINES ?? 1_000_000) || 1_000_000
-const DB = process.env.BENCH_DB ?? 'sqlite'
 const COMMAND = `seq -f 'line %.0f' 1 ${LINES}`
 const FINISHED = ['success', 'error', 'stopped']
 const FLOOR_BATCH = 1000
 const FLOOR_ROWS_PER_TRANSACTION = 20_000
-const POSTGRES_ADMIN_URL =
-  process.env.FLAGMAN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const MYSQL_ADMIN_URL = process.env.FLAGMAN_TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/mysql'
 const perSecond = (count, ms) => Math.round(count / (ms / 1000))
 const rate = (count, ms) => `${perSecond(count, ms).toLocaleString('en')} lines/s`
-
-if (!['sqlite', 'postgres', 'mysql'].includes(DB)) {
-  throw new Error(`BENCH_DB must be sqlite, postgres or mysql (got ${DB})`)
-}
-
-function withDatabase(url, name) {
-  const parsed = new URL(url)
-  parsed.pathname = `/${name}`
-  return parsed.toString()
-}
-
-/** A database of its own for the run (never a shared one); SQLite needs none. */
-async function scratchDatabase() {
-  const name = `bench_logs_${process.pid}`
-  if (DB === 'postgres') {
-    const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
-    await admin.connect()
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    return {
-      url: withDatabase(POSTGRES_ADMIN_URL, name),
-      async drop() {
-        const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
-        await c.connect()
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-        await c.end()
-      },
-    }
-  }
-  if (DB === 'mysql') {
-    const admin = await mysql.createConnection(MYSQL_ADMIN_URL)
-    await admin.query(`DROP DATABASE IF EXISTS ${name}`)
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    return {
-      url: withDatabase(MYSQL_ADMIN_URL, name),
-      async drop() {
-        const c = await mysql.createConnection(MYSQL_ADMIN_URL)
-        await c.query(`DROP DATABASE IF EXISTS ${name}`)
-        await c.end()
-      },
-    }
-  }
-  return { url: undefined, drop: async () => {} }
-}
 
 /** The rows of one task's log, as the server stores them: one timestamp per millisecond. */
 function* floorBatches() {
@@ -217,7 +168,7 @@ function rssSampler(pid) {
   }
 }
 
-const scratch = await scratchDatabase()
+const scratch = await scratchDatabase('bench_logs')
 let bench
 try {
   const floorMs = await measureFloor(scratch.url)

@@ -23,6 +23,23 @@ export function HighlightedLine({ text, needle }: { text: string; needle: string
   )
 }
 
+/** How many matches a search found, whether there are more, and whether it was cut short. */
+export function SearchOutcome({
+  result,
+}: {
+  result: { matches: readonly unknown[]; truncated: boolean; timed_out: boolean }
+}) {
+  const { t } = useTranslation('tasks')
+  return (
+    <Typography variant="body2" color="text.secondary" role="status">
+      {result.truncated
+        ? t('logSearch.moreThan', { count: result.matches.length })
+        : t('logSearch.found', { count: result.matches.length })}
+      {result.timed_out ? ` ${t('logSearch.timedOut')}` : ''}
+    </Typography>
+  )
+}
+
 /**
  * Searches the whole log on the server, however long it is, and lists the matching lines;
  * choosing one shows it in the log (`onJump` gets its line number).
@@ -72,12 +89,7 @@ export function TaskLogSearch({
           <SearchIcon />
         </IconButton>
         {result ? (
-          <Typography variant="body2" color="text.secondary" role="status">
-            {result.truncated
-              ? t('logSearch.moreThan', { count: result.matches.length })
-              : t('logSearch.found', { count: result.matches.length })}
-            {result.timed_out ? ` ${t('logSearch.timedOut')}` : ''}
-          </Typography>
+          <SearchOutcome result={result} />
         ) : search.isFetching ? (
           <Typography variant="body2" color="text.secondary" role="status">
             {t('logSearch.searching')}

@@ -11,7 +11,7 @@ import { useTranslation } from 'react-i18next'
 import { Link as RouterLink } from 'react-router-dom'
 import { ErrorAlert } from '../../../components/error-alert'
 import { type ProjectLogSearchFilter, useProjectLogSearch } from '../api/task-log-search'
-import { HighlightedLine } from './task-log-search'
+import { HighlightedLine, SearchOutcome } from './task-log-search'
 
 /** Searches the logs of a template's runs over a range of days; a match opens its task. */
 export function TemplateLogSearch({
@@ -72,14 +72,7 @@ export function TemplateLogSearch({
         <IconButton type="submit" aria-label={t('logSearch.submit')}>
           <SearchIcon />
         </IconButton>
-        {result ? (
-          <Typography variant="body2" color="text.secondary" role="status">
-            {result.truncated
-              ? t('logSearch.moreThan', { count: result.matches.length })
-              : t('logSearch.found', { count: result.matches.length })}
-            {result.timed_out ? ` ${t('logSearch.timedOut')}` : ''}
-          </Typography>
-        ) : null}
+        {result ? <SearchOutcome result={result} /> : null}
       </Box>
       <ErrorAlert error={search.error} />
       {result && result.matches.length > 0 ? (
