@@ -1,12 +1,6 @@
-import {
-  appRoutes,
-  keyRoutes,
-  repositoryRoutes,
-  taskRoutes,
-  templateRoutes,
-} from '@flagman/contract'
-import { dialog, expect, newProject, signIn, test, uniqueId } from '../support/fixtures.js'
+import { dialog, expect, signIn, test, uniqueId } from '../support/fixtures.js'
 import { gitRepository } from '../support/git-repository.js'
+import { taskProject } from '../support/task-project.js'
 
 const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
@@ -80,36 +74,9 @@ test.describe('content security policy', () => {
         ...logged,
       ]
 
-      await adminApi.call(appRoutes.setActive, {
-        params: { app_id: 'bash' },
-        body: { active: true },
-      })
-      const project = await newProject(adminApi, `Policy ${uniqueId()}`)
-      const params = { project_id: project.id }
-      const key = await adminApi.call(keyRoutes.create, {
-        params,
-        body: { name: 'none', type: 'none', project_id: project.id },
-      })
-      const repository = await adminApi.call(repositoryRoutes.create, {
-        params,
-        body: {
-          name: 'scripts',
-          git_url: repo.path,
-          git_branch: '',
-          ssh_key_id: key.id,
-          project_id: project.id,
-        },
-      })
-      const template = await adminApi.call(templateRoutes.create, {
-        params,
-        body: {
-          name: 'hello',
-          app: 'bash',
-          playbook: 'hello.sh',
-          repository_id: repository.id,
-          project_id: project.id,
-        },
-      })
+      const fixture = await taskProject(adminApi, repo.path, 'Policy')
+      const { project } = fixture
+      const template = await fixture.template('hello.sh')
 
       // Signing in sends a write from the console: the referrer policy keeps its Origin.
       await signIn(page)
@@ -132,11 +99,8 @@ test.describe('content security policy', () => {
       for (const style of styles) expect(style).toMatchObject({ nonce, attribute: '' })
 
       // The task log reads live output over the websocket.
-      const task = await adminApi.call(taskRoutes.create, {
-        params,
-        body: { template_id: template.id },
-      })
-      await page.goto(`${base}/history?t=${task.id}`)
+      const taskId = await fixture.run(template)
+      await page.goto(`${base}/history?t=${taskId}`)
       const log = page.getByRole('dialog')
       await expect(log.getByText('green line', { exact: true })).toBeVisible({ timeout: 20_000 })
       await expect(log.getByText('Success', { exact: true })).toBeVisible({ timeout: 20_000 })

@@ -1,19 +1,7 @@
-import {
-  appRoutes,
-  keyRoutes,
-  repositoryRoutes,
-  taskRoutes,
-  templateRoutes,
-} from '@flagman/contract'
-import {
-  expect,
-  expectAccessible,
-  newProject,
-  signIn,
-  test,
-  uniqueId,
-} from '../support/fixtures.js'
+import { taskRoutes } from '@flagman/contract'
+import { expect, expectAccessible, signIn, test } from '../support/fixtures.js'
 import { gitRepository } from '../support/git-repository.js'
+import { taskProject } from '../support/task-project.js'
 
 /** More than one page the console asks for (100), so the history and activity page back. */
 const TASKS = 105
@@ -27,39 +15,12 @@ test.describe('long history and activity', () => {
 
   test('page back through the server, a page at a time', async ({ page, adminApi }) => {
     test.setTimeout(240_000)
-    await adminApi.call(appRoutes.setActive, { params: { app_id: 'bash' }, body: { active: true } })
-    const project = await newProject(adminApi, `History ${uniqueId()}`)
+    const fixture = await taskProject(adminApi, repo.path, 'History')
+    const { project } = fixture
+    const template = await fixture.template('quick.sh')
     const params = { project_id: project.id }
-    const key = await adminApi.call(keyRoutes.create, {
-      params,
-      body: { name: 'none', type: 'none', project_id: project.id },
-    })
-    const repository = await adminApi.call(repositoryRoutes.create, {
-      params,
-      body: {
-        name: 'scripts',
-        git_url: repo.path,
-        git_branch: '',
-        ssh_key_id: key.id,
-        project_id: project.id,
-      },
-    })
-    const template = await adminApi.call(templateRoutes.create, {
-      params,
-      body: {
-        name: 'quick',
-        app: 'bash',
-        playbook: 'quick.sh',
-        repository_id: repository.id,
-        project_id: project.id,
-      },
-    })
     const ids: number[] = []
-    for (let i = 0; i < TASKS; i += 1) {
-      ids.push(
-        (await adminApi.call(taskRoutes.create, { params, body: { template_id: template.id } })).id,
-      )
-    }
+    for (let i = 0; i < TASKS; i += 1) ids.push(await fixture.run(template))
     // Live updates are not what this is about: let every task finish first.
     await expect
       .poll(

@@ -1,12 +1,7 @@
-import {
-  appRoutes,
-  keyRoutes,
-  repositoryRoutes,
-  taskRoutes,
-  templateRoutes,
-} from '@flagman/contract'
-import { expect, newProject, signIn, test, uniqueId } from '../support/fixtures.js'
+import { taskRoutes } from '@flagman/contract'
+import { expect, signIn, test } from '../support/fixtures.js'
 import { gitRepository } from '../support/git-repository.js'
+import { taskProject } from '../support/task-project.js'
 
 const SCRIPTS = {
   'long.sh':
@@ -21,46 +16,20 @@ test.describe('log search', () => {
   test.afterAll(() => repo.dispose())
 
   test('finds a line of a long log on the server and shows it', async ({ page, adminApi }) => {
-    await adminApi.call(appRoutes.setActive, { params: { app_id: 'bash' }, body: { active: true } })
-    const project = await newProject(adminApi, `Search ${uniqueId()}`)
+    const fixture = await taskProject(adminApi, repo.path, 'Search')
+    const { project } = fixture
     const params = { project_id: project.id }
-    const keys = await adminApi.call(keyRoutes.list, { params })
-    const key = keys?.find((k) => k.type === 'none')
-    if (!key) throw new Error('the project has no key of type none')
-    const repository = await adminApi.call(repositoryRoutes.create, {
-      params,
-      body: {
-        name: 'scripts',
-        git_url: repo.path,
-        git_branch: '',
-        ssh_key_id: key.id,
-        project_id: project.id,
-      },
-    })
-    const template = await adminApi.call(templateRoutes.create, {
-      params,
-      body: {
-        name: 'long',
-        app: 'bash',
-        playbook: 'long.sh',
-        repository_id: repository.id,
-        project_id: project.id,
-      },
-    })
-    const task = await adminApi.call(taskRoutes.create, {
-      params,
-      body: { template_id: template.id },
-    })
+    const taskId = await fixture.run(await fixture.template('long.sh'))
     await expect
       .poll(
         async () =>
-          (await adminApi.call(taskRoutes.get, { params: { ...params, task_id: task.id } })).status,
+          (await adminApi.call(taskRoutes.get, { params: { ...params, task_id: taskId } })).status,
         { timeout: 60_000 },
       )
       .toBe('success')
 
     await signIn(page)
-    await page.goto(`/project/${project.id}/history?t=${task.id}`)
+    await page.goto(`/project/${project.id}/history?t=${taskId}`)
     const dialog = page.getByRole('dialog')
     await expect(dialog.getByText('step 30000', { exact: true })).toBeVisible({ timeout: 30_000 })
 

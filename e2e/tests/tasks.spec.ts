@@ -1,23 +1,8 @@
-import {
-  type ApiClient,
-  appRoutes,
-  keyRoutes,
-  type Project,
-  repositoryRoutes,
-  taskRoutes,
-  templateRoutes,
-} from '@flagman/contract'
-import type { RouteBody } from '@flagman/contract'
+import { taskRoutes } from '@flagman/contract'
 import { type Page } from '@playwright/test'
-import {
-  expect,
-  expectAccessible,
-  newProject,
-  signIn,
-  test,
-  uniqueId,
-} from '../support/fixtures.js'
+import { expect, expectAccessible, signIn, test } from '../support/fixtures.js'
 import { gitRepository } from '../support/git-repository.js'
+import { taskProject } from '../support/task-project.js'
 
 const SCRIPTS: Record<string, string> = {
   'ticks.sh': 'for i in 1 2 3; do echo "tick $i"; sleep 1; done\n',
@@ -26,59 +11,6 @@ const SCRIPTS: Record<string, string> = {
   'greet.sh': 'echo "greeting $*"\n',
   'flood.sh': 'seq 1 100000 | sed "s/^/line /"\n',
   'wave.sh': 'echo "hello $*"\nsleep 3\necho "goodbye"\n',
-}
-
-type TemplateBody = RouteBody<typeof templateRoutes.create>
-
-interface Fixture {
-  project: Project
-  template: (playbook: string, extra?: Partial<TemplateBody>) => Promise<number>
-  run: (templateId: number) => Promise<number>
-}
-
-async function taskProject(api: ApiClient, repoPath: string): Promise<Fixture> {
-  await api.call(appRoutes.setActive, { params: { app_id: 'bash' }, body: { active: true } })
-  const project = await newProject(api, `Tasks ${uniqueId()}`)
-  const params = { project_id: project.id }
-  const keys = await api.call(keyRoutes.list, { params })
-  let keyId = keys?.find((k) => k.type === 'none')?.id
-  if (keyId === undefined) {
-    keyId = (
-      await api.call(keyRoutes.create, {
-        params,
-        body: { name: 'none', type: 'none', project_id: project.id },
-      })
-    ).id
-  }
-  const repository = await api.call(repositoryRoutes.create, {
-    params,
-    body: {
-      name: 'scripts',
-      git_url: repoPath,
-      git_branch: '',
-      ssh_key_id: keyId,
-      project_id: project.id,
-    },
-  })
-  return {
-    project,
-    template: async (playbook, extra = {}) =>
-      (
-        await api.call(templateRoutes.create, {
-          params,
-          body: {
-            name: playbook.replace('.sh', ''),
-            app: 'bash',
-            playbook,
-            repository_id: repository.id,
-            project_id: project.id,
-            ...extra,
-          },
-        })
-      ).id,
-    run: async (templateId) =>
-      (await api.call(taskRoutes.create, { params, body: { template_id: templateId } })).id,
-  }
 }
 
 function logDialog(page: Page) {

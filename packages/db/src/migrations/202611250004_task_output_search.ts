@@ -11,7 +11,9 @@ import type { Dialect } from '../dialect.js'
  *   CONCURRENTLY so a big table keeps taking log lines meanwhile (hence no transaction);
  *   fastupdate keeps inserts cheap by deferring the posting-list merge. Where the extension
  *   can not be created, a full-text (to_tsvector) GIN index stands in.
- * - MariaDB/MySQL: an InnoDB FULLTEXT index (whole words and word prefixes).
+ * - MariaDB/MySQL: nothing here any more; 202611250005 gives the FULLTEXT index (whole words
+ *   and word prefixes) a table of its own. Databases that ran this before got a FULLTEXT index
+ *   on task_output, which 202611250005 drops.
  */
 
 export const transaction = false
@@ -39,9 +41,6 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     }
     return
   }
-  await sql`alter table task_output add fulltext index task_output_output_search_idx (output)`.execute(
-    db,
-  )
 }
 
 /** Whether pg_trgm is (now) installed; creating it needs rights a hosted database may deny. */

@@ -1,8 +1,9 @@
 import { ProjectLogSearchResult, TaskLogSearchResult } from '@flagman/contract'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
 import { World } from '../support/fixtures.js'
-import { expectBody, expectError } from '../support/http.js'
+import { expectBody, expectError, expectNoContent } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { activateScriptApps, gitRepository, TaskProject } from '../support/tasks.js'
 
@@ -178,4 +179,57 @@ describe.each(dialects())('log search on %s', (dialect) => {
     })
     expect(expectBody(theirs, 200, ProjectLogSearchResult).matches).toEqual([])
   })
+
+  // MariaDB/MySQL copy the lines of tasks that ended a while ago into a table of their own
+  // with the FULLTEXT index; lines stored after the copy are scanned.
+  it.runIf(dialect === 'mysql')(
+    'copies ended tasks into the search table and still finds lines stored later',
+    async () => {
+      const db = await world.openDb()
+      try {
+        const ids = [taskId, otherTaskId]
+        await sql`update task set \`end\` = '2000-01-01T00:00:00.000Z'
+          where id in (${sql.join(ids)})`.execute(db.kysely)
+        const copied = async () =>
+          (
+            await sql<{ n: number }>`select count(*) as n from task
+              where id in (${sql.join(ids)}) and log_indexed_through > 0`.execute(db.kysely)
+          ).rows[0]?.n
+        const deadline = Date.now() + 30_000
+        while (Number(await copied()) < ids.length) {
+          if (Date.now() > deadline) throw new Error('the ended tasks were never copied')
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
+        const count = async (table: string, id: number) =>
+          Number(
+            (
+              await sql<{ n: number }>`select count(*) as n from ${sql.table(table)}
+                where task_id = ${id}`.execute(db.kysely)
+            ).rows[0]?.n,
+          )
+        expect(await count('task_output_search', taskId)).toBe(await count('task_output', taskId))
+        expect((await searchProject(q('needle'))).matches.map((m) => m.output)).toEqual([
+          'other needle',
+          'tail needle at end',
+          'MiXeD Case Needle',
+        ])
+
+        // A line the server writes after the copy is found by the scan of what follows it.
+        await sql`insert into task_output (task_id, time, output, line)
+          values (${taskId}, '2000-01-01T00:00:01.000Z', 'late needle line', null)`.execute(
+          db.kysely,
+        )
+        const late = await searchProject(q('needle'))
+        expect(late.matches.map((m) => m.output)[0]).toBe('late needle line')
+        expect(late.matches).toHaveLength(4)
+
+        // Deleting a task takes its copied lines along.
+        expectNoContent(await tp.p.request('DELETE', `/tasks/${otherTaskId}`))
+        expect(await count('task_output_search', otherTaskId)).toBe(0)
+      } finally {
+        await db.destroy()
+      }
+    },
+    60_000,
+  )
 })

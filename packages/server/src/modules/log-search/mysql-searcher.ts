@@ -7,8 +7,9 @@ import { SEARCH_TIME_BUDGET_MS, type Found, type LogSearcher } from './search-ty
 
 /*
  * MariaDB/MySQL: within one task, its lines are scanned (task_id index) for the literal text;
- * across tasks, the FULLTEXT index finds the lines holding the text's words and LOCATE keeps
- * those holding the text itself. The columns' collation (utf8mb4_unicode_ci) makes both
+ * across tasks, the FULLTEXT index of task_output_search (lines copied from ended tasks, see
+ * mysql-indexer.ts) finds the lines holding the text's words and LOCATE keeps those holding
+ * the text itself; lines not copied yet are scanned. The columns' collation (utf8mb4_unicode_ci) makes both
  * ignore case. Each statement carries its own time limit: MariaDB's SET STATEMENT
  * max_statement_time, MySQL's MAX_EXECUTION_TIME hint.
  */
@@ -53,10 +54,13 @@ export function mysqlSearcher(db: Kysely<Database>): LogSearcher {
         order by o.id limit ${limit + 1}`)
     },
     async searchProject(search) {
-      const select = (lines: RawBuilder<unknown>) =>
-        bounded<ProjectLogSearchMatch>(sql`o.id, coalesce(o.line, o.id) as line, o.time,
-            o.output, o.task_id, t.template_id, tp.name as template_name,
-            t.status as task_status, t.created as task_created
+      const columns = (table: 'o' | 's') =>
+        sql.raw(`${table}.id, coalesce(${table}.line, ${table}.id) as line, ${table}.time,
+          ${table}.output, ${table}.task_id, t.template_id, tp.name as template_name,
+          t.status as task_status, t.created as task_created`)
+      /** Lines of task_output itself, `lines` saying which. */
+      const scan = (lines: RawBuilder<unknown>) =>
+        bounded<ProjectLogSearchMatch>(sql`${columns('o')}
           from task_output o join task t on t.id = o.task_id
             join template tp on tp.id = t.template_id
           where ${projectTaskFilter(search)} and ${lines}
@@ -68,12 +72,26 @@ export function mysqlSearcher(db: Kysely<Database>): LogSearcher {
       const top = await sql<{ id: number | null }>`select max(id) as id from task_output`.execute(
         db,
       )
-      const newest = await select(sql`o.id > ${Number(top.rows[0]?.id ?? 0) - NEWEST_LINES}`)
+      const newest = await scan(sql`o.id > ${Number(top.rows[0]?.id ?? 0) - NEWEST_LINES}`)
       if (newest.timedOut || newest.matches.length > search.limit) return newest
       const terms = fulltextTerms(search.text)
-      return select(
-        terms === null ? sql`1 = 1` : sql`match (o.output) against (${terms} in boolean mode)`,
-      )
+      if (terms === null) return scan(sql`1 = 1`)
+      // The copied lines through their FULLTEXT index, the rest (lines of tasks not copied
+      // yet, or stored after the copy) scanned, each task from where its copy ends.
+      const [indexed, rest] = await Promise.all([
+        bounded<ProjectLogSearchMatch>(sql`${columns('s')}
+          from task_output_search s join task t on t.id = s.task_id
+            join template tp on tp.id = t.template_id
+          where ${projectTaskFilter(search)}
+            and match (s.output) against (${terms} in boolean mode)
+            and locate(${search.text}, s.output) > 0
+          order by s.id desc limit ${search.limit + 1}`),
+        scan(sql`o.id > t.log_indexed_through`),
+      ])
+      const matches = [...indexed.matches, ...rest.matches]
+        .sort((a, b) => b.id - a.id)
+        .slice(0, search.limit + 1)
+      return { matches, timedOut: indexed.timedOut || rest.timedOut }
     },
   }
 }

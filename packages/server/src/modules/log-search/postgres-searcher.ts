@@ -17,6 +17,8 @@ const QUERY_CANCELED = '57014'
 const RARE_TEXT_LINES = 10_000
 /** How many of the newest lines are read first, for a common text. */
 const NEWEST_LINES = 20_000
+/** How many of a log's first lines are read first, for a common text within one task. */
+const FIRST_LINES = 20_000
 
 type IndexKind = 'trigram' | 'fulltext' | 'none'
 
@@ -65,11 +67,21 @@ export function postgresSearcher(db: Kysely<Database>): LogSearcher {
   return {
     async searchTask({ taskId, text, limit }) {
       const where = matching(await currentKind(), text)
+      const wanted = limit + 1
       return bounded(db, async (trx) => {
+        // A common text fills the answer from the log's first lines alone, read in order;
+        // through the trigram index it would mean merging the long posting lists of common
+        // trigrams over every task's lines.
+        const first = await sql<LogSearchMatch>`
+          select o.id, coalesce(o.line, o.id) as line, o.time, o.output
+          from (select id, line, time, output from task_output where task_id = ${taskId}
+            order by id limit ${FIRST_LINES}) o
+          where ${where} order by o.id limit ${wanted}`.execute(trx)
+        if (first.rows.length === wanted) return first.rows
         const rows = await sql<LogSearchMatch>`
           select o.id, coalesce(o.line, o.id) as line, o.time, o.output
           from task_output o where o.task_id = ${taskId} and ${where}
-          order by o.id limit ${limit + 1}`.execute(trx)
+          order by o.id limit ${wanted}`.execute(trx)
         return rows.rows
       })
     },

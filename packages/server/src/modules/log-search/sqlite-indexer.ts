@@ -11,10 +11,6 @@ import { sql, type Kysely } from 'kysely'
  */
 
 const BATCH_LINES = 5_000
-/** Time one turn may hold the database before letting other work in. */
-const TURN_BUDGET_MS = 50
-const IDLE_DELAY_MS = 1_000
-const BUSY_DELAY_MS = 10
 
 /** The id of the newest line the FTS5 table holds (0: none). */
 export async function indexedThrough(db: Kysely<Database>): Promise<number> {
@@ -42,38 +38,7 @@ export async function indexNextBatch(db: Kysely<Database>): Promise<number> {
   })
 }
 
-export interface Indexer {
-  stop(): void
-}
-
-/** Keeps indexing new lines until stopped; errors are logged and retried later. */
-export function startSqliteIndexer(
-  db: Kysely<Database>,
-  onError: (error: unknown) => void,
-): Indexer {
-  let timer: NodeJS.Timeout | undefined
-  let stopped = false
-  const turn = async () => {
-    let busy = false
-    try {
-      const started = Date.now()
-      while (!stopped && Date.now() - started < TURN_BUDGET_MS) {
-        const taken = await indexNextBatch(db)
-        busy = taken === BATCH_LINES
-        if (!busy) break
-      }
-    } catch (error) {
-      onError(error)
-    }
-    if (!stopped) timer = setTimeout(() => void turn(), busy ? BUSY_DELAY_MS : IDLE_DELAY_MS)
-    timer?.unref()
-  }
-  timer = setTimeout(() => void turn(), 0)
-  timer.unref()
-  return {
-    stop() {
-      stopped = true
-      clearTimeout(timer)
-    },
-  }
+/** Indexes the next batch of lines each time it is called; answers whether more are waiting. */
+export function sqliteBatchIndexer(db: Kysely<Database>): () => Promise<boolean> {
+  return async () => (await indexNextBatch(db)) === BATCH_LINES
 }
