@@ -12,6 +12,9 @@ const skippedLayers = (process.env.SKIPPED_LAYERS ?? '')
 let passed = 0
 let failed = 0
 let skipped = 0
+// Failed tests are named again here, so the last lines of a long run say what to look at.
+const failedNames = []
+const firstLine = (text) => String(text ?? '').split('\n').find((line) => line.trim()) ?? ''
 
 const vitestFile = 'test-results/vitest.json'
 if (existsSync(vitestFile)) {
@@ -21,7 +24,14 @@ if (existsSync(vitestFile)) {
   skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0)
   // A file that failed to load has no tests to count; count the file instead.
   for (const file of report.testResults ?? []) {
-    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1
+    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
+      failed += 1
+      failedNames.push(`${file.name}: ${firstLine(file.message)}`)
+    }
+    for (const test of file.assertionResults ?? []) {
+      if (test.status !== 'failed') continue
+      failedNames.push(`${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
+    }
   }
 } else if (!failedSteps.includes('vitest')) {
   failedSteps.push('vitest (no report)')
@@ -29,7 +39,17 @@ if (existsSync(vitestFile)) {
 
 const playwrightFile = 'test-results/playwright.json'
 if (existsSync(playwrightFile)) {
-  const stats = JSON.parse(readFileSync(playwrightFile, 'utf8')).stats ?? {}
+  const report = JSON.parse(readFileSync(playwrightFile, 'utf8'))
+  const stats = report.stats ?? {}
+  const visit = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok) continue
+      const error = spec.tests?.flatMap((t) => t.results ?? []).find((r) => r.error)?.error
+      failedNames.push(`${[...path, spec.title].join(' › ')}: ${firstLine(error?.message)}`)
+    }
+    for (const child of suite.suites ?? []) visit(child, [...path, child.title])
+  }
+  for (const suite of report.suites ?? []) visit(suite, [suite.title])
   passed += (stats.expected ?? 0) + (stats.flaky ?? 0)
   failed += stats.unexpected ?? 0
   skipped += stats.skipped ?? 0
@@ -37,6 +57,7 @@ if (existsSync(playwrightFile)) {
   failedSteps.push('playwright (no report)')
 }
 
+for (const name of failedNames) console.log(`Failed: ${name.slice(0, 400)}`)
 const stepsOnly = failedSteps.filter((s) => s !== 'vitest' && s !== 'playwright')
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join(', ')}`)
 failed += stepsOnly.length
