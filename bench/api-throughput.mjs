@@ -7,8 +7,12 @@
 //   node bench/api-throughput.mjs                 SQLite in a temporary data folder
 //   BENCH_POSTGRES=1 node bench/api-throughput.mjs  a scratch PostgreSQL database (dropped after)
 //
-// Then the same for a light mix (projects, user, project, role, task output), whose cost is
-// mostly the request pipeline itself. Ends with a one-line summary of both.
+// Then the same mix while tasks run (one started every BENCH_TASK_EVERY_MS, 100 ms): each start
+// and end is a write, after which answers kept by the server are computed again. Then a light
+// mix (projects, user, project, role, task output), whose cost is mostly the request pipeline
+// itself. Ends with a one-line summary of all three.
+//
+// FLAGMAN_ANSWER_CACHE_MB=0 measures the server computing every answer.
 //
 // Options: BENCH_TEMPLATES (200), BENCH_TASKS (2000), BENCH_IN_FLIGHT (50), BENCH_SECONDS (10);
 // FLAGMAN_BIN, another build's bin/flagman, to measure it with the very same script.
@@ -22,6 +26,7 @@ const TEMPLATES = Number(process.env.BENCH_TEMPLATES ?? 200)
 const TASKS = Number(process.env.BENCH_TASKS ?? 2000)
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 50)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+const TASK_EVERY_MS = Number(process.env.BENCH_TASK_EVERY_MS ?? 100)
 const POSTGRES_ADMIN_URL =
   process.env.FLAGMAN_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
@@ -103,6 +108,26 @@ async function waitForIdle(api) {
   }
 }
 
+/** Starts a task every TASK_EVERY_MS until stopped; `stop` gives how many were started. */
+function startTasks(bench, templates) {
+  let started = 0
+  let stopped = false
+  const loop = (async () => {
+    while (!stopped) {
+      await bench.run(templates[started % templates.length])
+      started += 1
+      await new Promise((resolve) => setTimeout(resolve, TASK_EVERY_MS))
+    }
+  })()
+  return {
+    async stop() {
+      stopped = true
+      await loop
+      return started
+    },
+  }
+}
+
 const scratch = process.env.BENCH_POSTGRES ? await scratchPostgres() : null
 const bench = await startBench(
   { 'noop.sh': 'echo done\n' },
@@ -163,18 +188,25 @@ try {
   const row = (name, r) =>
     `  ${name.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)}/s   p50 ${r.p50.toFixed(1).padStart(6)} ms   p99 ${r.p99.toFixed(1).padStart(6)} ms   errors ${r.errors}`
   const summary = []
-  for (const [name, mix] of [
-    ['mixed', paths],
-    ['light', lightPaths],
+  for (const [name, mix, withTasks] of [
+    ['mixed', paths, false],
+    ['mixed+tasks', paths, true],
+    ['light', lightPaths, false],
   ]) {
     // The floor is measured right after Flagman, so that both see the same machine load.
     const cpuBefore = processStats(bench.pid).cpuSeconds
+    const tasks = withTasks ? startTasks(bench, templates) : null
     const flagman = await load(bench.url, mix, headers, IN_FLIGHT, SECONDS)
+    const started = await tasks?.stop()
+    if (tasks) await waitForIdle(api)
     // Server CPU per answer hardly depends on what else the machine runs, unlike requests/s.
     const cpuMs = ((processStats(bench.pid).cpuSeconds - cpuBefore) * 1000) / flagman.requests
     const plain = await load(floor.url, mix, headers, IN_FLIGHT, SECONDS)
     const share = (100 * flagman.perSecond) / plain.perSecond
-    console.log(`\n${name} load (${mix.length} paths), ${IN_FLIGHT} in flight for ${SECONDS} s:`)
+    const running = tasks ? `, ${started} tasks run meanwhile` : ''
+    console.log(
+      `\n${name} load (${mix.length} paths), ${IN_FLIGHT} in flight for ${SECONDS} s${running}:`,
+    )
     console.log(row('Flagman', flagman))
     console.log(row('plain server (floor)', plain))
     console.log(`  Flagman reaches ${share.toFixed(1)} % of the floor`)

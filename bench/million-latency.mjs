@@ -6,8 +6,9 @@
 //
 // BENCH_DB_NAME (bench_million): the database filled by million-tasks.mjs. BENCH_REQUESTS
 // (200): requests per read, one at a time over a kept-alive connection. FLAGMAN_BIN: another
-// build's bin/flagman, to measure it against the same data. Prints figures; never fails on
-// timing.
+// build's bin/flagman, to measure it against the same data. Every answer is computed (the
+// server's reuse of answers is off unless FLAGMAN_ANSWER_CACHE_MB is set). Prints figures;
+// never fails on timing.
 
 import { spawn } from 'node:child_process'
 import http from 'node:http'
@@ -43,6 +44,9 @@ async function startServer(url) {
   const child = spawn(process.execPath, [bin, 'server'], {
     env: {
       ...process.env,
+      // Each read is computed, as the first read after a write is: answers kept between
+      // requests would measure the cache, not the database. FLAGMAN_ANSWER_CACHE_MB=32 to see it.
+      FLAGMAN_ANSWER_CACHE_MB: process.env.FLAGMAN_ANSWER_CACHE_MB ?? '0',
       FLAGMAN_DB: url,
       FLAGMAN_DATA_DIR: dataDir,
       FLAGMAN_HOST: '127.0.0.1',
@@ -232,6 +236,11 @@ async function measureAll(url) {
       ['long log: first 1000', `${p}/tasks/${s.longTask}/output?offset=1&limit=1000`],
       ['long log: middle 1000', `${p}/tasks/${s.longTask}/output?offset=500001&limit=1000`],
       ['long log: last 1000', `${p}/tasks/${s.longTask}/output?offset=999001&limit=1000`],
+      // Log search: one line of the long log, a text on every line of it, and across the project.
+      ['long log: search, one line', `${p}/tasks/${s.longTask}/output/search?q=line%20777777%20ok`],
+      ['long log: search, every line', `${p}/tasks/${s.longTask}/output/search?q=host-5%5D`],
+      ['project search, one line', `${p}/output/search?q=line%20999999%20ok`],
+      ['project search, common text', `${p}/output/search?q=changed%3Dfalse`],
     ]
     const results = []
     for (const [label, path, before] of reads) {

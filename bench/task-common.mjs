@@ -30,7 +30,8 @@ export function processStats(pid) {
   return { cpuSeconds: ticks / 100, rssMb: (rssPages * 4096) / 1024 / 1024 }
 }
 
-export async function startBench(scripts, env = {}) {
+/** A git repository in the temp folder holding `scripts`, committed on branch main. */
+export function benchRepository(scripts) {
   const repo = mkdtempSync(join(tmpdir(), 'flagman-bench-repo-'))
   for (const [name, text] of Object.entries(scripts)) writeFileSync(join(repo, name), text)
   const git = (...args) =>
@@ -48,7 +49,14 @@ export async function startBench(scripts, env = {}) {
   git('init', '-q', '-b', 'main')
   git('add', '.')
   git('commit', '-q', '-m', 'bench')
+  return repo
+}
 
+/**
+ * `bin/flagman server` on a free port and a temporary data folder, with the bench's
+ * administrator; answers once it listens.
+ */
+export async function spawnServer(env = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'flagman-bench-'))
   let log = ''
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
@@ -69,6 +77,7 @@ export async function startBench(scripts, env = {}) {
   })
   child.stdout.on('data', (c) => (log += c))
   child.stderr.on('data', (c) => (log += c))
+  const exited = new Promise((resolve) => child.once('exit', resolve))
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start\n${log}`)), 30_000)
     child.stdout.on('data', () => {
@@ -79,12 +88,34 @@ export async function startBench(scripts, env = {}) {
       }
     })
   })
+  return {
+    url,
+    pid: child.pid,
+    dataDir,
+    signal: (name) => child.kill(name),
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+      await exited
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Signs in as the bench's administrator; answers the session cookie. */
+export async function signIn(url) {
   const login = await fetch(`${url}/api/auth/login`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ auth: ADMIN.login, password: ADMIN.password }),
   })
-  const cookie = /(?<!\w)semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
+  return /(?<!\w)semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
+}
+
+export async function startBench(scripts, env = {}) {
+  const repo = benchRepository(scripts)
+  const server = await spawnServer(env)
+  const { url, dataDir } = server
+  const cookie = await signIn(url)
   const api = async (method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -133,7 +164,7 @@ export async function startBench(scripts, env = {}) {
   return {
     url,
     cookie,
-    pid: child.pid,
+    pid: server.pid,
     dataDir,
     project,
     api,
@@ -141,10 +172,7 @@ export async function startBench(scripts, env = {}) {
     run,
     socket,
     async stop() {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-      rmSync(dataDir, { recursive: true, force: true })
+      await server.stop()
       rmSync(repo, { recursive: true, force: true })
     },
   }

@@ -402,6 +402,17 @@ export interface AlertOutboxTable {
   created: string
 }
 
+/** A server process serving this database (see the instances module). */
+export interface ServerInstanceTable {
+  id: string
+  host: string
+  pid: number
+  version: string
+  started: string
+  /** Last heartbeat, ms since the epoch (the database's clock on PostgreSQL). */
+  heartbeat: number
+}
+
 export interface Database {
   user: UserTable
   user_totp: UserTotpTable
@@ -433,4 +444,5 @@ export interface Database {
   terraform_state_chunk: TerraformStateChunkTable
   terraform_lock: TerraformLockTable
   alert_outbox: AlertOutboxTable
+  server_instance: ServerInstanceTable
 }

@@ -59,6 +59,12 @@ function runsOf(pending: string[], outside: Set<string>): { last: string; transa
   return runs
 }
 
+/** Names of the migrations this version knows and the database has not had yet. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const known = await migratorFor(db, { transaction: true }).getMigrations()
+  return known.filter((m) => m.executedAt === undefined).map((m) => m.name)
+}
+
 /** Applies every pending migration; safe to run on each start. */
 export async function migrateToLatest(db: Db): Promise<MigrationReport> {
   const outside = migrationsOutsideTransaction()

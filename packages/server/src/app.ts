@@ -3,8 +3,11 @@ import type { Db } from '@flagman/db'
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { SecretBox } from './lib/secret-box.js'
+import { AnswerCache } from './platform/answer-cache.js'
+import { registerRequestLog, requestId } from './platform/request-log.js'
 import { alertsModule } from './modules/alerts/index.js'
 import { apiDocsRoutes } from './modules/api-docs/index.js'
+import { instancesModule } from './modules/instances/index.js'
 import { appsRoutes } from './modules/apps/index.js'
 import { backupRoutes } from './modules/backup/index.js'
 import { authRoutes } from './modules/auth/auth.routes.js'
@@ -14,6 +17,7 @@ import { integrationsRoutes, receiverRoutes } from './modules/integrations/index
 import { inventoriesRoutes } from './modules/inventories/index.js'
 import { keysRoutes } from './modules/keys/index.js'
 import { logSearchModule } from './modules/log-search/index.js'
+import { metricsModule } from './modules/metrics/index.js'
 import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
 import { runnersModule } from './modules/runners/index.js'
@@ -38,6 +42,8 @@ declare module 'fastify' {
     db: Db
     config: Config
     secrets: SecretBox
+    /** Serialised answers of heavy read routes, kept until a write could change them. */
+    answers: AnswerCache
   }
 }
 
@@ -60,9 +66,11 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
       handleFrameworkError(error, request, reply)
     },
     bodyLimit: 10 * 1024 * 1024,
+    genReqId: requestId,
   })
   app.decorate('db', db)
   app.decorate('config', config)
+  app.decorate('answers', new AnswerCache(db.writes, config.answerCacheBytes))
   app.decorate(
     'secrets',
     SecretBox.load(config.accessKeyEncryption, config.dataDir, (file) =>
@@ -73,6 +81,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
     ),
   )
 
+  registerRequestLog(app)
   registerJsonBody(app)
   registerSecurityHeaders(app)
 
@@ -80,6 +89,9 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   registerErrorHandler(app)
   registerSecurity(app)
 
+  // First: the modules below share their state with the other instances through it.
+  instancesModule(app)
+  metricsModule(app)
   systemRoutes(app)
   authRoutes(app)
   usersRoutes(app)

@@ -55,10 +55,16 @@ export interface Config {
   localExecution: boolean
   /** Seconds without a heartbeat after which a runner counts as lost. */
   runnerTimeoutSeconds: number
+  /** Seconds within which another instance takes over the tasks of one that died. */
+  instanceTimeoutSeconds: number
+  /** Bearer token that may read `/api/metrics` besides administrators; empty: none. */
+  metricsToken: string
   /** Lets runners register themselves with this token; empty: only created in the console. */
   runnerRegistrationToken: string
   /** Shortest password accepted wherever a password is set (API, console, CLI). */
   passwordMinLength: number
+  /** Room for reusable answers of heavy read routes, in bytes; 0 turns their reuse off. */
+  answerCacheBytes: number
   /** Alert channels (`FLAGMAN_ALERT_*`). */
   alerts: AlertConfig
 }
@@ -102,8 +108,11 @@ const EnvSchema = z.object({
   FLAGMAN_OIDC_CONFIG: z.string().default(''),
   FLAGMAN_LOCAL_EXECUTION: bool.default(true),
   FLAGMAN_RUNNER_TIMEOUT_SECONDS: z.coerce.number().int().min(2).max(86_400).default(60),
+  FLAGMAN_INSTANCE_TIMEOUT_SECONDS: z.coerce.number().int().min(3).max(3_600).default(30),
+  FLAGMAN_METRICS_TOKEN: z.string().default(''),
   FLAGMAN_RUNNER_REGISTRATION_TOKEN: z.string().default(''),
   FLAGMAN_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
+  FLAGMAN_ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
 })
 
 /**
@@ -161,8 +170,11 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     oidcProviders,
     localExecution: e.FLAGMAN_LOCAL_EXECUTION,
     runnerTimeoutSeconds: e.FLAGMAN_RUNNER_TIMEOUT_SECONDS,
+    instanceTimeoutSeconds: e.FLAGMAN_INSTANCE_TIMEOUT_SECONDS,
+    metricsToken: e.FLAGMAN_METRICS_TOKEN,
     runnerRegistrationToken: e.FLAGMAN_RUNNER_REGISTRATION_TOKEN,
     passwordMinLength: e.FLAGMAN_PASSWORD_MIN_LENGTH,
+    answerCacheBytes: e.FLAGMAN_ANSWER_CACHE_MB * 1024 * 1024,
     alerts,
   }
 }

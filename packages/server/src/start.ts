@@ -107,6 +107,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
   }
   const removed = await removeStaleInitialPassword(db, config.dataDir, config.adminLogin)
   if (removed) app.log.info(removed)
+  const { startInstance } = await import('./modules/instances/index.js')
+  try {
+    await startInstance(app)
+  } catch (error) {
+    await app.close()
+    await db.destroy()
+    throw error
+  }
   const { startTasks } = await import('./modules/tasks/index.js')
   await startTasks(app)
   const { startSchedules } = await import('./modules/schedules/index.js')

@@ -38,6 +38,7 @@ const TAG_OF_SEGMENT: Record<string, string> = {
   user: 'users',
   info: 'system',
   ping: 'system',
+  health: 'system',
   options: 'system',
   internal: 'runner protocol',
   ws: 'realtime',

@@ -11,7 +11,8 @@ import { RUNNER_TOKEN_HEADER, RunnerPollAnswer } from '../runners/runner-protoco
 import { runnerProtocolRoutes } from '../runners/runners.routes.js'
 import { scheduleRoutes } from '../schedules/schedules.routes.js'
 import { verifyTotp } from '../auth/auth.routes.js'
-import { ping } from '../system/system.routes.js'
+import { getMetrics, healthReady, ping } from '../system/system.routes.js'
+import { Health } from '../system/system.schemas.js'
 import { taskRoutes } from '../tasks/tasks.routes.js'
 import { getTotpQr } from '../users/users.routes.js'
 import type { JsonObject } from './types.js'
@@ -123,6 +124,30 @@ const receiver = integrationReceiverRoutes
 
 /** Notes by route. */
 export const ROUTE_NOTES = new Map<object, RouteNotes>([
+  [
+    healthReady,
+    {
+      note: 'For load balancers and orchestrators: send this instance requests only while it answers 200.',
+      answers: {
+        503: {
+          description: 'Not ready; `checks` says which check failed and why.',
+          content: { 'application/json': Health },
+        },
+      },
+    },
+  ],
+  [
+    getMetrics,
+    {
+      note: 'For Prometheus: an administrator, or a scraper sending `FLAGMAN_METRICS_TOKEN` as its bearer token (see docs/metrics.md).',
+      answers: {
+        200: {
+          description: 'Every metric family of this instance, in the Prometheus text format 0.0.4.',
+          content: { 'text/plain': { type: 'string' } },
+        },
+      },
+    },
+  ],
   [
     ping,
     {

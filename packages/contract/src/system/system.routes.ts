@@ -1,11 +1,40 @@
 import { access, defineRoute } from '../http.js'
-import { OptionEntry, Options, SetOptionBody, SystemInfo } from './system.schemas.js'
+import { Health, OptionEntry, Options, SetOptionBody, SystemInfo } from './system.schemas.js'
 
 /** Answers the plain text `pong`. */
 export const ping = defineRoute({
   method: 'GET',
   path: '/api/ping',
   access: access.public,
+  status: 200,
+})
+
+/**
+ * The server's metrics in the Prometheus text format, for an administrator or a scraper
+ * holding the token `FLAGMAN_METRICS_TOKEN`.
+ */
+export const getMetrics = defineRoute({
+  method: 'GET',
+  path: '/api/metrics',
+  access: access.admin,
+  status: 200,
+})
+
+/** The process answers (liveness). */
+export const healthLive = defineRoute({
+  method: 'GET',
+  path: '/api/health/live',
+  access: access.public,
+  response: Health,
+  status: 200,
+})
+
+/** The instance should be sent requests (readiness); 503 with the failing checks if not. */
+export const healthReady = defineRoute({
+  method: 'GET',
+  path: '/api/health/ready',
+  access: access.public,
+  response: Health,
   status: 200,
 })
 

@@ -45,3 +45,19 @@ export const SetOptionBody = z.object({
 export type SetOptionBody = z.input<typeof SetOptionBody>
 export const OptionEntry = z.object({ key: z.string(), value: z.string() })
 export type OptionEntry = z.infer<typeof OptionEntry>
+
+/** One readiness check: `ok`, or what is wrong in a few words. */
+export const HealthCheck = z.string()
+
+/**
+ * The server's health for load balancers and orchestrators. Live: the process answers.
+ * Ready: it should be sent requests (database reachable, migrations applied, this instance
+ * registered among those serving the database); 503 with the same shape otherwise.
+ */
+export const Health = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  instance: z.string(),
+  version: z.string(),
+  checks: z.record(z.string(), HealthCheck).optional(),
+})
+export type Health = z.infer<typeof Health>

@@ -5,10 +5,13 @@ import type { Database } from '../database.js'
 import type { DbConfig, Dialect } from '../dialect.js'
 import { withNamedStatements } from './postgres-named-statements.js'
 import { withStatementCache } from './sqlite-statement-cache.js'
+import { WriteClock, withWriteClock } from './write-clock.js'
 
 export interface Db {
   readonly kysely: Kysely<Database>
   readonly dialect: Dialect
+  /** Moves after every write this process makes: what answers computed from the data rely on. */
+  readonly writes: WriteClock
   destroy(): Promise<void>
 }
 
@@ -69,10 +72,11 @@ function prepareSqliteFiles(location: string, warn: (message: string) => void): 
 
 /** Opens a connection pool for the configured database. */
 export async function createDb(config: DbConfig, options: CreateDbOptions = {}): Promise<Db> {
+  const writes = new WriteClock()
   const kysely = new Kysely<Database>({
-    dialect: await createDialect(config, options.warn ?? (() => {})),
+    dialect: withWriteClock(await createDialect(config, options.warn ?? (() => {})), writes),
   })
-  return { kysely, dialect: config.dialect, destroy: () => kysely.destroy() }
+  return { kysely, dialect: config.dialect, writes, destroy: () => kysely.destroy() }
 }
 
 async function createDialect(config: DbConfig, warn: (message: string) => void) {
@@ -93,11 +97,11 @@ async function createDialect(config: DbConfig, warn: (message: string) => void) 
       const pg = await import('pg')
       // COUNT(*) and bigint come back as strings by default; our ids fit in a number.
       pg.default.types.setTypeParser(INT8_OID, (value: string) => Number(value))
-      return new PostgresDialect({
-        pool: withNamedStatements(
-          new pg.default.Pool({ connectionString: config.location, max: 10 }),
-        ),
-      })
+      const pool = new pg.default.Pool({ connectionString: config.location, max: 10 })
+      // An idle connection the database ended (a restart, a failover, an administrator) is
+      // dropped and replaced on next use; unheard, its error would end the whole process.
+      pool.on('error', (error) => warn(`A database connection was lost: ${error.message}`))
+      return new PostgresDialect({ pool: withNamedStatements(pool) })
     }
     case 'mysql': {
       const { createPool } = await import('mysql2')

@@ -18,6 +18,8 @@ import * as m0015 from './202611250001_history_indexes.js'
 import * as m0016 from './202611250002_task_output_lines.js'
 import * as m202611250003 from './202611250003_task_start_timings.js'
 import * as m202611250004 from './202611250004_task_output_search.js'
+import * as m202611250005 from './202611250005_mysql_log_search_table.js'
+import * as m202611260001 from './202611260001_server_instances.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -47,6 +49,8 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611250002_task_output_lines': m0016,
   '202611250003_task_start_timings': m202611250003,
   '202611250004_task_output_search': m202611250004,
+  '202611250005_mysql_log_search_table': m202611250005,
+  '202611260001_server_instances': m202611260001,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -14,6 +14,9 @@ import { isCrossSite } from './security.js'
 export interface RealtimeSource {
   on(event: 'update', listener: (message: TaskUpdateMessage) => void): unknown
   on(event: 'logs', listener: (messages: TaskLogMessage[]) => void): unknown
+  /** Messages of tasks another server instance runs. */
+  on(event: 'relayedUpdate', listener: (message: TaskUpdateMessage) => void): unknown
+  on(event: 'relayedLogs', listener: (messages: TaskLogMessage[]) => void): unknown
   /** Lets task output wait while a client is behind (see `catchUp`). */
   reportBacklog(backlog: () => Promise<void> | null): void
 }
@@ -91,7 +94,7 @@ export function textFrames(texts: readonly string[]): Buffer {
 }
 
 /** Waits for a client that is behind to take what it was sent, or disconnects it. */
-function catchUp(client: Client): Promise<void> {
+function catchUp(client: Client, dropped?: () => void): Promise<void> {
   client.caughtUp ??= new Promise<void>((resolve) => {
     const done = (): void => {
       clearTimeout(timer)
@@ -102,6 +105,7 @@ function catchUp(client: Client): Promise<void> {
     }
     const timer = setTimeout(() => {
       client.socket.terminate()
+      dropped?.()
       done()
     }, MAX_BEHIND_MS)
     client.stream.once('drain', done)
@@ -135,6 +139,9 @@ export async function registerRealtime(
   await app.register(fastifyWebsocket, { options: { maxPayload: 512 } })
   const clients = new Set<Client>()
   const db = app.db
+  const metrics = app.hasDecorator('metrics') ? app.metrics : undefined
+  metrics?.countClients(() => clients.size)
+  const slowClientDropped = (): void => metrics?.slowClientDropped()
 
   /** Takes the client out at once and closes its socket, saying why. */
   const drop = (client: Client, code: number, reason: string): void => {
@@ -233,6 +240,7 @@ export async function registerRealtime(
       if (client.socket.readyState !== client.socket.OPEN) continue
       if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
         client.socket.terminate()
+        slowClientDropped()
         continue
       }
       // One message per frame keeps the wire format; a batch of frames is one write on the
@@ -245,12 +253,14 @@ export async function registerRealtime(
   }
   events.on('update', (message) => send([message]))
   events.on('logs', (messages) => send(messages))
+  events.on('relayedUpdate', (message) => send([message]))
+  events.on('relayedLogs', (messages) => send(messages))
   // Task output waits for clients that fall behind instead of piling up in memory for them.
   events.reportBacklog(() => {
     let waits: Promise<void>[] | null = null
     for (const client of clients) {
       if (client.socket.bufferedAmount < BEHIND_BYTES) continue
-      ;(waits ??= []).push(catchUp(client))
+      ;(waits ??= []).push(catchUp(client, slowClientDropped))
     }
     return waits && Promise.all(waits).then(() => undefined)
   })

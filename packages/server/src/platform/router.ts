@@ -6,6 +6,7 @@ import type { Config } from '../config.js'
 import type { SecretBox } from '../lib/secret-box.js'
 import { enforceAccess, requireSignedIn } from './access.js'
 import type { Actor, ProjectAccess } from './actor.js'
+import type { Reuse } from './answer-cache.js'
 import { resolveCaller } from './auth.js'
 import { BadRequestError, UnauthorizedError } from './errors.js'
 import { compileResponseSerializer, type ResponseSerializer } from './response-serializer.js'
@@ -101,6 +102,14 @@ function responseWriter(route: RouteDef, strict: boolean): ResponseSerializer | 
   }
 }
 
+export interface MountOptions {
+  /**
+   * A read route whose answer depends only on the database, the caller and the URL: its
+   * serialised answer is kept and served again until a write could have changed it.
+   */
+  reuse?: Reuse
+}
+
 /**
  * Mounts one contract route: resolves the caller, enforces the route's access rule,
  * validates params, query and body, runs the handler, and serialises the answer with the
@@ -111,8 +120,13 @@ export function mount<R extends RouteDef>(
   app: FastifyInstance,
   route: R,
   handler: Handler<R>,
+  options: MountOptions = {},
 ): void {
   const writeResponse = responseWriter(route, strictResponses())
+  if (options.reuse !== undefined && route.method !== 'GET') {
+    throw new Error(`${route.method} ${route.path} changes data: its answer can not be reused`)
+  }
+  const reuse = options.reuse
   app.route({
     method: route.method,
     url: route.path,
@@ -159,6 +173,16 @@ export function mount<R extends RouteDef>(
         secrets: app.secrets,
         request,
         reply,
+      }
+      if (reuse !== undefined && app.answers.enabled) {
+        // After the access check: the cache only saves computing the answer.
+        const key = `${actor?.id ?? 0} ${request.url}`
+        const kept = await app.answers.answer(key, reuse, async () =>
+          writeResponse?.(await handler(ctx as HandlerContext<R>)),
+        )
+        reply.status(route.status)
+        if (kept === undefined) return reply.send()
+        return reply.type('application/json; charset=utf-8').send(kept)
       }
       const result = await handler(ctx as HandlerContext<R>)
       if (reply.sent) return reply

@@ -98,8 +98,17 @@ export function withValueAt(base: unknown, path: string[], value: unknown): unkn
 }
 
 /**
- * Every row of every table but the sessions (whose last use changes with each request), to
- * show that a refused request wrote nothing anywhere. `shape` may drop a row (null); tables
+ * Tables that change on their own: sessions (their last use moves with each request),
+ * server instances (their heartbeats) and the log search indexes (`task_output_fts…`,
+ * `task_output_search…`), filled in the background from the logs of ended tasks.
+ */
+function movesOnItsOwn(table: string): boolean {
+  return table === 'session' || table === 'server_instance' || table.startsWith('task_output_')
+}
+
+/**
+ * Every row of every table but those that change on their own, to show that a refused
+ * request wrote nothing anywhere. `shape` may drop a row (null); tables
  * in `skip` are left out and of those in `idsOnly` only the ids are read, for rows that
  * change on their own (a running task's status and output).
  */
@@ -112,7 +121,7 @@ export async function databaseSnapshot(
   if (tables === undefined) {
     tables = (await db.kysely.introspection.getTables())
       .map((t) => t.name)
-      .filter((name) => name !== 'session' && !name.startsWith('kysely_'))
+      .filter((name) => !movesOnItsOwn(name) && !name.startsWith('kysely_'))
       .sort()
     tableNames.set(db, tables)
   }

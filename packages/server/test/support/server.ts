@@ -29,6 +29,8 @@ export interface TestServer {
   stop(): Promise<void>
   /** Kills the process with the signal and waits for it; keeps the database and data folder. */
   kill?(signal: NodeJS.Signals): Promise<void>
+  /** Sends the process a signal (SIGSTOP, SIGCONT…) without waiting for anything. */
+  signal?(signal: NodeJS.Signals): void
   /** The database this server uses; `reuse` hands it to the next server. */
   scratch?: ScratchDatabase
 }
@@ -156,6 +158,9 @@ export async function startTestServer(
       stopping = true
       if (running()) child.kill(signal)
       await exited
+    },
+    signal(signal) {
+      if (running()) child.kill(signal)
     },
     scratch,
   }

@@ -3,6 +3,7 @@ import type { AlertChannel } from '@flagman/contract'
 import type { Db } from '@flagman/db'
 import { nowIso } from '@flagman/db'
 import type { FastifyBaseLogger } from 'fastify'
+import type { AlertMetrics } from '../metrics/hooks.js'
 import type { AlertConfig } from './alert.config.js'
 import { CHANNEL_LABELS } from './alert-message.js'
 import { deliver, SEND_TIMEOUT_MS, type Delivery, type SendOutcome } from './alert-senders.js'
@@ -33,6 +34,8 @@ export interface AlertOutboxDeps {
   say(taskId: number, projectId: number, line: string): void
   /** Sends one alert; the real senders unless a test replaces them. */
   send?: typeof deliver
+  /** Told the result of every attempt that was not cancelled. */
+  metrics?: AlertMetrics
 }
 
 interface Row {
@@ -230,6 +233,7 @@ export class AlertOutbox {
       return
     }
     say(outcome.line)
+    this.deps.metrics?.alertDelivery(row.channel, outcome.ok ? 'sent' : 'failed')
     if (outcome.ok) {
       await mine.set({ status: 'sent', claimed_by: null, last_error: null }).execute()
       return

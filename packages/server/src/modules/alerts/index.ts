@@ -26,6 +26,7 @@ export function alertsModule(app: FastifyInstance, tasks: TaskQueue): AlertOutbo
     log: app.log,
     say: (taskId, projectId, output) =>
       tasks.logs.append(taskId, projectId, [{ time: nowIso(), output }]),
+    ...(app.hasDecorator('metrics') ? { metrics: app.metrics } : {}),
   })
   tasks.events.on('update', (update) => {
     if (!isAlertingStatus(update.status)) return

@@ -44,6 +44,10 @@ export function authRoutes(app: FastifyInstance): void {
     lockSeconds: app.config.loginLockSeconds,
   })
   const codeKey = (userId: number) => `user:${userId}`
+  if (app.hasDecorator('cluster')) {
+    app.cluster.shareThrottle('sign-in', throttle)
+    app.cluster.shareThrottle('second-factor', codeThrottle)
+  }
 
   /** Runs one second-factor check under the throttle; false when the code is wrong. */
   async function throttledCheck(userId: number, check: () => Promise<boolean>): Promise<boolean> {

@@ -84,6 +84,8 @@ class Counters {
   }
 }
 
+export type ThrottleOutcome = 'fail' | 'succeed'
+
 export interface LoginThrottleOptions {
   /** Failures for one account from one address before that pair is refused. */
   maxAttempts: number
@@ -112,11 +114,17 @@ export function accountKey(login: string): string {
  * not go on guessing by changing the name; a success does not clear that count. Attempts
  * still being checked count too, so a burst of parallel guesses can not all slip in before
  * the first one fails. Kept in memory: a restart forgives, which is acceptable for slowing
- * down password guessing.
+ * down password guessing. Several server instances share their outcomes (`onOutcome`,
+ * `applyElsewhere`), so guesses spread over them are counted together.
  */
 export class LoginThrottle {
   private readonly pairs: Counters
   private readonly addresses: Counters
+  private readonly listeners: ((
+    outcome: ThrottleOutcome,
+    address: string,
+    login: string,
+  ) => void)[] = []
 
   constructor(options: LoginThrottleOptions) {
     const windowMs = options.windowMs ?? 15 * 60 * 1000
@@ -147,13 +155,32 @@ export class LoginThrottle {
   }
 
   fail(address: string, login: string): void {
-    this.pairs.fail(pairKey(address, login))
-    this.addresses.fail(address)
+    this.applyElsewhere('fail', address, login)
+    for (const listener of this.listeners) listener('fail', address, login)
   }
 
   succeed(address: string, login: string): void {
-    this.pairs.end(pairKey(address, login), true)
-    this.addresses.end(address, false)
+    this.applyElsewhere('succeed', address, login)
+    for (const listener of this.listeners) listener('succeed', address, login)
+  }
+
+  /** Calls `listener` with each decided attempt (for the other server instances). */
+  onOutcome(listener: (outcome: ThrottleOutcome, address: string, login: string) => void): void {
+    this.listeners.push(listener)
+  }
+
+  /**
+   * Counts an attempt decided here or on another server instance (whose own attempt was
+   * never pending here: the pending counts stay at zero).
+   */
+  applyElsewhere(outcome: ThrottleOutcome, address: string, login: string): void {
+    if (outcome === 'fail') {
+      this.pairs.fail(pairKey(address, login))
+      this.addresses.fail(address)
+    } else {
+      this.pairs.end(pairKey(address, login), true)
+      this.addresses.end(address, false)
+    }
   }
 
   /** Ends an attempt that could not be decided (the check itself failed). */

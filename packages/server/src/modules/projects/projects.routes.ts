@@ -11,7 +11,9 @@ import { mount } from '../../platform/router.js'
 import * as projects from './projects.service.js'
 
 export function projectsRoutes(app: FastifyInstance): void {
-  mount(app, listProjects, async ({ db, actor }) => projects.listProjects(db, actor))
+  mount(app, listProjects, async ({ db, actor }) => projects.listProjects(db, actor), {
+    reuse: 'data',
+  })
   mount(app, createProject, async ({ db, config, actor, body }) =>
     projects.createProject(db, config, actor, body),
   )

@@ -24,6 +24,7 @@ export function schedulesModule(app: FastifyInstance, queue: TaskQueue): Schedul
     log: app.log,
     defaultTimezone: app.config.scheduleTimezone,
   })
+  if (app.hasDecorator('metrics')) clock.metrics = app.metrics
   app.decorate('schedules', clock)
   schedulesRoutes(app, clock)
   app.addHook('preClose', async () => {
@@ -35,4 +36,11 @@ export function schedulesModule(app: FastifyInstance, queue: TaskQueue): Schedul
 /** Loads the schedules into the clock; from then on their cron jobs run. */
 export async function startSchedules(app: FastifyInstance): Promise<void> {
   await app.schedules.start()
+  if (app.hasDecorator('cluster')) {
+    app.cluster.on('schedules', () => {
+      app.schedules
+        .reload()
+        .catch((error) => app.log.error({ err: error }, 'Could not reload schedules'))
+    })
+  }
 }

@@ -8,6 +8,7 @@ import { cronFor } from '../../lib/cron.js'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { AppError } from '../../platform/errors.js'
 import { insertEvent } from '../events/index.js'
+import type { ScheduleMetrics } from '../metrics/hooks.js'
 import { createTask, loadJobRepository, type TaskQueue } from '../tasks/index.js'
 import {
   claimRun,
@@ -148,6 +149,8 @@ export class ScheduleClock {
 
   private readonly timers: ClockTimers
   private readonly defaultTimezone: string
+  /** Told how each recorded due time ended. */
+  metrics?: ScheduleMetrics
 
   constructor(private readonly deps: ScheduleClockDeps) {
     this.timers = deps.timers ?? SYSTEM_TIMERS
@@ -259,6 +262,7 @@ export class ScheduleClock {
               'template_busy',
               `Schedule ID ${id} missed its run due at ${dueIso}: template ID ${row.template_id} was still busy with task ID ${blocking}`,
             )
+            this.metrics?.scheduleRun('missed')
             return { outcome: 'missed', reason: 'template_busy', taskId: blocking }
           }
         }
@@ -277,6 +281,7 @@ export class ScheduleClock {
           })
           if (commit === row.last_commit_hash) {
             await finishRun(db.kysely, runId, { outcome: 'unchanged' })
+            this.metrics?.scheduleRun('unchanged')
             return { outcome: 'unchanged', commit }
           }
           await db.kysely
@@ -287,6 +292,7 @@ export class ScheduleClock {
         }
         const taskId = await this.startTask(row.project_id, row.template_id, id)
         await finishRun(db.kysely, runId, { outcome: 'started', taskId })
+        this.metrics?.scheduleRun('started')
         return { outcome: 'started', taskId, commit }
       } catch (error) {
         await this.recordFailure(row.project_id, id, runId, dueIso, error)
@@ -336,6 +342,7 @@ export class ScheduleClock {
     dueIso: string,
     error: unknown,
   ): Promise<void> {
+    this.metrics?.scheduleRun('failed')
     // Only messages meant for people are shown to the project; the rest go to the log.
     const why = error instanceof AppError ? error.message : 'see the server log'
     try {
@@ -446,10 +453,13 @@ export class ScheduleClock {
         taskId = await this.startTask(schedule.project_id, schedule.template_id, row.id)
       } catch (error) {
         await finishRun(db.kysely, runId, { outcome: 'missed' })
+        this.metrics?.scheduleRun('failed')
         throw error
       }
       await finishRun(db.kysely, runId, { outcome: 'started', taskId })
     }
+    // One count per record: the times missed while the server was down are one record.
+    this.metrics?.scheduleRun(runOnce ? 'started' : 'missed')
     return { scheduleId: row.id, count, due, taskId }
   }
 

@@ -35,6 +35,11 @@ export interface RunnerSlots {
 export interface DispatchLimits {
   /** All tasks at once, local and on runners; 0 = unlimited. */
   global: number
+  /**
+   * Busy tasks the global limit counts (default: all of `busy`). With several server
+   * instances the limit is each one's own: their own tasks and the runners'.
+   */
+  globalBusy?: number
   /** Per project; missing or 0 = unlimited. */
   project: ReadonlyMap<number, number>
   /** Tasks without a tag may run on the server itself. */
@@ -65,7 +70,7 @@ export function planDispatch(
   runners: readonly RunnerSlots[],
   limits: DispatchLimits,
 ): DispatchPlan {
-  let total = busy.length
+  let total = limits.globalBusy ?? busy.length
   const perProject = new Map<number, number>()
   const perRunner = new Map<number, number>()
   const templates = new Set<number>()

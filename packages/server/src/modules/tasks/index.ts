@@ -34,6 +34,8 @@ export function tasksModule(app: FastifyInstance, run: RunJob = runJob): TaskQue
     log: app.log,
     runJob: run,
     shutdownGraceMs: app.config.taskShutdownGraceMs,
+    ...(app.hasDecorator('instance') ? { instanceId: app.instance.id, cluster: app.cluster } : {}),
+    ...(app.hasDecorator('metrics') ? { metrics: app.metrics } : {}),
   })
   app.decorate('tasks', queue)
   tasksRoutes(app, queue)

@@ -1,5 +1,6 @@
 import type { TaskLogMessage } from '@flagman/contract'
 import type { Db } from '@flagman/db'
+import type { LogMetrics } from '../metrics/hooks.js'
 import { LogInserter, type StoredLine } from './log-insert.js'
 import type { TaskEvents } from './task-events.js'
 import { countOutputLines } from './task-output.repository.js'
@@ -12,6 +13,8 @@ export interface LogBufferOptions {
   /** A task with this many lines not yet stored is behind (see `backlog`). */
   maxPendingLines?: number
   onError?: (error: unknown) => void
+  /** Told of every write: how many lines, and how long the oldest waited. */
+  metrics?: LogMetrics
 }
 
 interface Pending {
@@ -23,6 +26,8 @@ interface Pending {
   queued: boolean
   /** Number of the next line stored; read from the database by the task's first write. */
   nextLine: number | undefined
+  /** When the oldest line now buffered arrived (ms since the epoch). */
+  since: number
 }
 
 /**
@@ -36,6 +41,8 @@ export class LogBuffer {
   private timer: NodeJS.Timeout | null = null
   /** When buffered lines were last handed to the database. */
   private lastFlushAt = 0
+  /** When lines were last stored (ms since the epoch; 0: never). */
+  private lastStoredAt = 0
   private readonly intervalMs: number
   private readonly maxLines: number
   private readonly maxPendingLines: number
@@ -56,6 +63,11 @@ export class LogBuffer {
    * A promise while the task's output is behind, either not yet stored or not yet taken by
    * the websocket clients; the task's process is not read until it settles. Null otherwise.
    */
+  /** Whether log lines were stored within the last `withinMs` milliseconds. */
+  storedWithin(withinMs: number): boolean {
+    return Date.now() - this.lastStoredAt < withinMs
+  }
+
   backlog(taskId: number): Promise<void> | null {
     const entry = this.pending.get(taskId)
     if (entry && entry.lines.length >= this.maxPendingLines) return this.flush(taskId)
@@ -66,11 +78,20 @@ export class LogBuffer {
     if (lines.length === 0) return
     let entry = this.pending.get(taskId)
     if (!entry) {
-      entry = { projectId, lines: [], chain: Promise.resolve(), queued: false, nextLine: undefined }
+      entry = {
+        projectId,
+        lines: [],
+        chain: Promise.resolve(),
+        queued: false,
+        nextLine: undefined,
+        since: 0,
+      }
       this.pending.set(taskId, entry)
     }
-    if (entry.lines.length === 0) entry.lines = lines.slice()
-    else for (const line of lines) entry.lines.push(line)
+    if (entry.lines.length === 0) {
+      entry.lines = lines.slice()
+      entry.since = Date.now()
+    } else for (const line of lines) entry.lines.push(line)
     if (entry.lines.length >= this.maxLines) void this.flush(taskId)
     else this.arm()
   }
@@ -85,8 +106,9 @@ export class LogBuffer {
       entry.chain = entry.chain.then(() => {
         entry.queued = false
         const lines = entry.lines
+        const since = entry.since
         entry.lines = []
-        return lines.length > 0 ? this.write(taskId, entry, lines) : undefined
+        return lines.length > 0 ? this.write(taskId, entry, lines, since) : undefined
       })
     }
     return entry.chain
@@ -128,7 +150,12 @@ export class LogBuffer {
    * several statements is one transaction: it is stored whole or not at all, so the numbers
    * stay without gaps either way.
    */
-  private async write(taskId: number, entry: Pending, lines: StoredLine[]): Promise<void> {
+  private async write(
+    taskId: number,
+    entry: Pending,
+    lines: StoredLine[],
+    since: number,
+  ): Promise<void> {
     try {
       // A task seen for the first time (or again, after `close` or a restart) goes on from
       // what is already stored: server messages may follow its end, a runner's task may
@@ -143,6 +170,8 @@ export class LogBuffer {
           .execute((trx) => this.inserter.insert(trx, taskId, firstLine, lines))
       }
       entry.nextLine = firstLine + lines.length
+      this.lastStoredAt = Date.now()
+      this.options.metrics?.linesStored(lines.length, this.lastStoredAt - since)
     } catch (error) {
       this.options.onError?.(error)
     }

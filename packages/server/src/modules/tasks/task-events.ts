@@ -4,6 +4,9 @@ import type { TaskLogMessage, TaskUpdateMessage } from '@flagman/contract'
 interface TaskEventMap {
   update: [TaskUpdateMessage]
   logs: [TaskLogMessage[]]
+  /** The same, of tasks another server instance runs: for transports only (no alerts). */
+  relayedUpdate: [TaskUpdateMessage]
+  relayedLogs: [TaskLogMessage[]]
 }
 
 /** A promise while a transport is behind on what it was given; null when it keeps up. */

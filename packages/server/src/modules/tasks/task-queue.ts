@@ -15,6 +15,7 @@ import { nowIso } from '@flagman/db'
 import type { FastifyBaseLogger } from 'fastify'
 import type { SecretBox } from '../../lib/secret-box.js'
 import { BadRequestError } from '../../platform/errors.js'
+import type { TaskMetrics } from '../metrics/hooks.js'
 import { insertEvent } from '../events/events.repository.js'
 import { planDispatch, type BusyTask, type RunnerSlots, type WaitingTask } from './dispatch.js'
 import { releaseTaskLocks } from '../terraform/lock-store.js'
@@ -79,6 +80,36 @@ export interface TaskQueueDeps {
   /** Grace given to running tasks when the server shuts down. */
   shutdownGraceMs?: number
   events?: TaskEvents
+  /** This server instance's id (what `task.claimed_by` names); a new one by default. */
+  instanceId?: string
+  /** The other server instances on the same database; none by default. */
+  cluster?: QueueCluster
+  /** Told of start timings and stored output; nothing is measured without it. */
+  metrics?: TaskMetrics
+}
+
+/** A stop or confirmation for a task another instance runs. */
+export interface TaskControl {
+  op: 'stop' | 'confirm' | 'reject'
+  task_id: number
+  project_id: number
+  force: boolean
+}
+
+/** What the queue needs of the other server instances that share its database. */
+export interface QueueCluster {
+  /** Tells the other instances that a slot may have freed or a task was queued. */
+  queueChanged(): void
+  /** Runs a dispatch pass while no other instance runs one (limits hold cluster-wide). */
+  dispatching(pass: () => Promise<void>): Promise<void>
+  /** Hands a control to the instance running the task; false when that instance is gone. */
+  forward(instanceId: string, control: TaskControl): Promise<boolean>
+}
+
+const ALONE: QueueCluster = {
+  queueChanged: () => {},
+  dispatching: (pass) => pass(),
+  forward: async () => false,
 }
 
 /** A task this process runs itself. */
@@ -133,8 +164,9 @@ const SCAN_BATCH = 1000
 export class TaskQueue implements RunnerWork {
   readonly events: TaskEvents
   readonly logs: LogBuffer
-  /** Identifies this process in `task.claimed_by`. */
-  readonly node = randomUUID()
+  /** Identifies this server instance in `task.claimed_by`. */
+  readonly node: string
+  private readonly cluster: QueueCluster
   private readonly local = new Map<number, LocalTask>()
   private readonly signals = new RunnerSignals()
   /** Queue reasons as last written, so an unchanged reason is not written again. */
@@ -150,8 +182,11 @@ export class TaskQueue implements RunnerWork {
     this.events = deps.events ?? new TaskEvents()
     this.logs = new LogBuffer(deps.db, this.events, {
       onError: (error) => deps.log.error({ err: error }, 'Could not store task output'),
+      metrics: deps.metrics,
     })
     this.localExecution = deps.localExecution ?? true
+    this.node = deps.instanceId ?? randomUUID()
+    this.cluster = deps.cluster ?? ALONE
     this.runnerTimeoutMs = (deps.runnerTimeoutSeconds ?? 60) * 1000
   }
 
@@ -178,20 +213,30 @@ export class TaskQueue implements RunnerWork {
     this.rescan()
   }
 
-  /** Looks for tasks that can start now. Safe to call at any time, as often as needed. */
+  /**
+   * Looks for tasks that can start now, here and (told through the cluster) on the other
+   * instances. Safe to call at any time, as often as needed.
+   */
   rescan(): void {
+    this.cluster.queueChanged()
+    this.rescanHere()
+  }
+
+  /** Looks for tasks this instance can start now (another instance said the queue changed). */
+  rescanHere(): void {
     if (this.scanning) {
       this.rescanAgain = true
       return
     }
     this.scanning = true
-    void this.scan()
+    void this.cluster
+      .dispatching(() => this.scan())
       .catch((error) => this.deps.log.error({ err: error }, 'Could not dispatch tasks'))
       .finally(() => {
         this.scanning = false
         if (this.rescanAgain) {
           this.rescanAgain = false
-          this.rescan()
+          this.rescanHere()
         }
       })
   }
@@ -217,7 +262,7 @@ export class TaskQueue implements RunnerWork {
     if (waitingRows.length === 0) return
     const busyRows = await db
       .selectFrom('task')
-      .select(['id', 'project_id', 'template_id', 'runner_id'])
+      .select(['id', 'project_id', 'template_id', 'runner_id', 'claimed_by'])
       .where('status', 'in', [...BUSY_STATUSES])
       .execute()
     const projectIds = [...new Set(waitingRows.map((r) => r.project_id))]
@@ -243,6 +288,7 @@ export class TaskQueue implements RunnerWork {
     }))
     const plan = planDispatch(waiting, busy, runners, {
       global: this.deps.maxParallelTasks,
+      globalBusy: busyRows.filter((r) => r.runner_id !== null || r.claimed_by === this.node).length,
       project: new Map(projects.map((p) => [p.id, Number(p.max_parallel_tasks) || 0])),
       localExecution: this.localExecution,
     })
@@ -442,10 +488,12 @@ export class TaskQueue implements RunnerWork {
       .then(async () => {
         const columns = { ...entry.unsaved, ...set }
         entry.unsaved = {}
+        // Only while this instance owns the task: one taken for dead has lost it.
         await this.deps.db.kysely
           .updateTable('task')
           .set(columns)
           .where('id', '=', entry.taskId)
+          .where('claimed_by', '=', this.node)
           .execute()
       })
       .catch((error) => this.deps.log.error({ err: error }, 'Could not store a task status'))
@@ -462,6 +510,7 @@ export class TaskQueue implements RunnerWork {
       phases,
     })
     entry.firstOutput = true
+    this.deps.metrics?.taskStarted(timings)
     this.save(entry, { start_timings: JSON.stringify(timings) })
   }
 
@@ -680,7 +729,7 @@ export class TaskQueue implements RunnerWork {
     taskId: number,
     from: readonly string[],
     to: TaskStatus,
-    extra: { runner_id?: null } = {},
+    extra: { runner_id?: null; claimed_by?: null } = {},
   ): Promise<TaskRow | null> {
     const db = this.deps.db.kysely
     const row = await db.selectFrom('task').selectAll().where('id', '=', taskId).executeTakeFirst()
@@ -757,7 +806,11 @@ export class TaskQueue implements RunnerWork {
       this.signals.notify(row.runner_id)
       return
     }
-    // A task no process here runs (left by an earlier one): marked stopped.
+    if (row.claimed_by !== null && row.claimed_by !== this.node) {
+      const control: TaskControl = { op: 'stop', task_id: taskId, project_id: projectId, force }
+      if (await this.cluster.forward(row.claimed_by, control)) return
+    }
+    // A task no live instance runs (left by an earlier one): marked stopped.
     await this.endStored(taskId, [row.status], 'stopped')
   }
 
@@ -799,6 +852,15 @@ export class TaskQueue implements RunnerWork {
       return
     }
     const row = await this.awaitingConfirmation(projectId, taskId)
+    if (row.runner_id === null && row.claimed_by !== null && row.claimed_by !== this.node) {
+      const control: TaskControl = {
+        op: to === 'confirmed' ? 'confirm' : 'reject',
+        task_id: taskId,
+        project_id: projectId,
+        force: false,
+      }
+      if (await this.cluster.forward(row.claimed_by, control)) return
+    }
     if (row.runner_id === null || !(await this.transitionStored(taskId, [row.status], to))) {
       throw new BadRequestError('Task is not waiting for confirmation')
     }
@@ -1025,29 +1087,82 @@ export class TaskQueue implements RunnerWork {
 
   // ── Start and stop ─────────────────────────────────────────────────────────────────
 
+  /** A stop or confirmation another instance handed over, for a task this one runs. */
+  async control(control: TaskControl): Promise<void> {
+    const entry = this.local.get(control.task_id)
+    if (!entry || entry.projectId !== control.project_id) return
+    if (control.op === 'stop') await this.stop(control.project_id, control.task_id, control.force)
+    else if (control.op === 'confirm') await this.confirm(control.project_id, control.task_id)
+    else await this.reject(control.project_id, control.task_id)
+  }
+
   /**
-   * On start: tasks this server ran itself, whose process died with the previous server,
-   * end in error (stopped when they were being stopped) with a line saying so. Runners'
-   * tasks go on (the runner still has them; lost runners are found by their heartbeat).
-   * Then waiting tasks are dispatched.
+   * On start: tasks a server instance ran itself, whose process died, end in error (stopped
+   * when they were being stopped) with a line saying so; the instances still alive keep
+   * theirs. Runners' tasks go on (the runner still has them; lost runners are found by their
+   * heartbeat). Then waiting tasks are dispatched.
    */
   async recover(): Promise<void> {
+    await this.recoverOrphans(new Map())
+    this.startSweeping()
+    this.rescan()
+  }
+
+  /**
+   * Ends the tasks of server instances that are gone: `lost` are those just found dead
+   * (their tasks get a line naming them); any other task whose instance has no row left was
+   * interrupted by a restart. The taken task no longer names an instance, so one that was
+   * only paused, and comes back, can not write to it.
+   */
+  async recoverOrphans(lost: ReadonlyMap<string, string>): Promise<void> {
     const db = this.deps.db
     const interrupted = await db.kysely
       .selectFrom('task')
-      .select(['id', 'project_id', 'status'])
+      .select(['id', 'project_id', 'status', 'claimed_by'])
       .where('status', 'in', [...INTERRUPTED_STATUSES])
       .where('runner_id', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb('claimed_by', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('server_instance')
+                .select('server_instance.id')
+                .whereRef('server_instance.id', '=', 'task.claimed_by'),
+            ),
+          ),
+        ]),
+      )
       .orderBy('id')
       .execute()
     for (const row of interrupted) {
+      if (this.local.has(row.id)) continue
       const to: TaskStatus = row.status === 'stopping' ? 'stopped' : 'error'
-      this.say(row.id, row.project_id, 'Task was interrupted by a server restart')
+      const instance = row.claimed_by === null ? undefined : lost.get(row.claimed_by)
+      this.say(
+        row.id,
+        row.project_id,
+        instance === undefined
+          ? 'Task was interrupted by a server restart'
+          : `Task was interrupted: server instance ${instance} stopped answering`,
+      )
       await this.logs.close(row.id)
-      if (await this.transitionStored(row.id, [row.status], to)) await this.finished(row.id)
+      const ended = await this.transitionStored(row.id, [row.status], to, { claimed_by: null })
+      if (ended) await this.finished(row.id)
     }
-    this.startSweeping()
-    this.rescan()
+    if (interrupted.length > 0) this.rescan()
+  }
+
+  /**
+   * This instance was taken for dead and its tasks went to another: its jobs are killed
+   * without a word to the database (their rows are no longer its own).
+   */
+  abandonLocal(): void {
+    for (const entry of this.local.values()) {
+      entry.stopRequested = true
+      entry.handle?.stop(true)
+    }
   }
 
   /**
@@ -1079,6 +1194,9 @@ export class TaskQueue implements RunnerWork {
     await this.logs.flushAll()
     await Promise.all(running.map((e) => e.chain))
     this.logs.stop()
+    // Slots freed here may start waiting tasks on the other instances.
+    this.cluster.queueChanged()
+    await new Promise((resolve) => setImmediate(resolve))
   }
 }
 

@@ -20,26 +20,41 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
       body,
     ),
   )
-  mount(app, r.list, async ({ db, project, query }) =>
-    tasks.listTasks(db, project.projectId, {
-      limit: query.limit ?? HISTORY_LIMIT,
-      beforeId: query.before_id,
-    }),
+  mount(
+    app,
+    r.list,
+    async ({ db, project, query }) =>
+      tasks.listTasks(db, project.projectId, {
+        limit: query.limit ?? HISTORY_LIMIT,
+        beforeId: query.before_id,
+      }),
+    { reuse: 'data' },
   )
-  mount(app, r.last, async ({ db, project, query }) =>
-    tasks.listTasks(db, project.projectId, {
-      limit: tasks.parseLimit(query.limit),
-      beforeId: query.before_id,
-    }),
+  mount(
+    app,
+    r.last,
+    async ({ db, project, query }) =>
+      tasks.listTasks(db, project.projectId, {
+        limit: tasks.parseLimit(query.limit),
+        beforeId: query.before_id,
+      }),
+    { reuse: 'data' },
   )
   mount(app, r.get, async ({ db, project, params }) =>
     tasks.getTask(db, project.projectId, params.task_id),
   )
-  mount(app, r.output, async ({ db, project, params, query }) =>
-    tasks.taskOutput(db, project.projectId, params.task_id, query),
+  mount(
+    app,
+    r.output,
+    async ({ db, project, params, query }) =>
+      tasks.taskOutput(db, project.projectId, params.task_id, query),
+    { reuse: 'data-and-logs' },
   )
-  mount(app, r.outputCount, async ({ db, project, params }) =>
-    tasks.taskOutputCount(db, project.projectId, params.task_id),
+  mount(
+    app,
+    r.outputCount,
+    async ({ db, project, params }) => tasks.taskOutputCount(db, project.projectId, params.task_id),
+    { reuse: 'data-and-logs' },
   )
   mount(app, r.rawOutput, async ({ db, project, params, reply }) => {
     const lines = await tasks.taskOutput(db, project.projectId, params.task_id)
@@ -62,23 +77,33 @@ export function tasksRoutes(app: FastifyInstance, queue: TaskQueue): void {
   mount(app, r.remove, async ({ db, actor, project, params }) =>
     tasks.deleteTask(db, queue, actor, project.projectId, params.task_id),
   )
-  mount(app, r.templateTasks, async ({ db, project, params, query }) => {
-    await tasks.assertTemplate(db, project.projectId, params.template_id)
-    return tasks.listTasks(db, project.projectId, {
-      limit: query.limit ?? HISTORY_LIMIT,
-      templateId: params.template_id,
-      status: query.status,
-      beforeId: query.before_id,
-    })
-  })
-  mount(app, r.templateLastTasks, async ({ db, project, params, query }) => {
-    await tasks.assertTemplate(db, project.projectId, params.template_id)
-    return tasks.listTasks(db, project.projectId, {
-      limit: tasks.parseLimit(query.limit),
-      templateId: params.template_id,
-      beforeId: query.before_id,
-    })
-  })
+  mount(
+    app,
+    r.templateTasks,
+    async ({ db, project, params, query }) => {
+      await tasks.assertTemplate(db, project.projectId, params.template_id)
+      return tasks.listTasks(db, project.projectId, {
+        limit: query.limit ?? HISTORY_LIMIT,
+        templateId: params.template_id,
+        status: query.status,
+        beforeId: query.before_id,
+      })
+    },
+    { reuse: 'data' },
+  )
+  mount(
+    app,
+    r.templateLastTasks,
+    async ({ db, project, params, query }) => {
+      await tasks.assertTemplate(db, project.projectId, params.template_id)
+      return tasks.listTasks(db, project.projectId, {
+        limit: tasks.parseLimit(query.limit),
+        templateId: params.template_id,
+        beforeId: query.before_id,
+      })
+    },
+    { reuse: 'data' },
+  )
   mount(app, r.templateStats, async ({ db, project, params, query }) =>
     tasks.templateStats(db, project.projectId, params.template_id, query),
   )

@@ -6,11 +6,18 @@ import * as templates from './templates.service.js'
 
 export function templatesRoutes(app: FastifyInstance): void {
   const r = templateRoutes
-  mount(app, r.list, async ({ db, project, query }) =>
-    templates.listTemplates(db, project.projectId, query),
+  mount(
+    app,
+    r.list,
+    async ({ db, project, query }) => templates.listTemplates(db, project.projectId, query),
+    { reuse: 'data' },
   )
-  mount(app, r.listInView, async ({ db, project, params, query }) =>
-    templates.listTemplates(db, project.projectId, query, params.view_id),
+  mount(
+    app,
+    r.listInView,
+    async ({ db, project, params, query }) =>
+      templates.listTemplates(db, project.projectId, query, params.view_id),
+    { reuse: 'data' },
   )
   mount(app, r.create, async ({ db, actor, project, body }) =>
     templates.createTemplate(db, actor, project.projectId, body),

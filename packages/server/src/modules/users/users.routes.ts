@@ -42,6 +42,7 @@ export function usersRoutes(app: FastifyInstance): void {
     maxAttemptsPerAddress: app.config.loginMaxAttemptsPerAddress,
     lockSeconds: app.config.loginLockSeconds,
   })
+  if (app.hasDecorator('cluster')) app.cluster.shareThrottle('current-password', passwordThrottle)
 
   /**
    * Before users change their own password: refuses the change unless `current` is their

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { isAtBottom, LOG_FLUSH_MS, LogBuffer, mergeLogLines } from './log-buffer'
+import { isAtBottom, LOG_FLUSH_MS, LogBuffer } from './log-buffer'
 
 describe('LogBuffer', () => {
   beforeEach(() => vi.useFakeTimers())
@@ -41,29 +41,5 @@ describe('isAtBottom', () => {
     expect(isAtBottom({ scrollTop: 780, scrollHeight: 1000, clientHeight: 220 })).toBe(true)
     expect(isAtBottom({ scrollTop: 500, scrollHeight: 1000, clientHeight: 220 })).toBe(false)
     expect(isAtBottom({ scrollTop: 0, scrollHeight: 100, clientHeight: 220 })).toBe(true)
-  })
-})
-
-describe('mergeLogLines', () => {
-  const at = (time: string, output: string) => ({ time, output })
-
-  it('keeps live lines newer than the stored log and drops older ones', () => {
-    const stored = [at('t1', 'a'), at('t2', 'b')]
-    const live = [at('t1', 'a'), at('t2', 'b'), at('t3', 'c')]
-    expect(mergeLogLines(stored, live)).toEqual([...stored, at('t3', 'c')])
-    expect(mergeLogLines([], live)).toEqual(live)
-  })
-
-  it('keeps a live line printed in the same millisecond as the last stored one', () => {
-    const stored = [at('t1', 'a'), at('t2', 'b')]
-    // 'c' was printed in the same millisecond as 'b' but was not stored yet when read.
-    const live = [at('t2', 'b'), at('t2', 'c'), at('t3', 'd')]
-    expect(mergeLogLines(stored, live)).toEqual([...stored, at('t2', 'c'), at('t3', 'd')])
-  })
-
-  it('counts repeated lines of one millisecond one by one', () => {
-    const stored = [at('t1', 'x')]
-    const live = [at('t1', 'x'), at('t1', 'x')]
-    expect(mergeLogLines(stored, live)).toEqual([at('t1', 'x'), at('t1', 'x')])
   })
 })

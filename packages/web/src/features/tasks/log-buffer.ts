@@ -3,10 +3,7 @@ import type { TaskOutput } from '@flagman/contract'
 /** Log lines that arrive over the socket are appended in batches this often. */
 export const LOG_FLUSH_MS = 500
 
-export interface LogLine {
-  time: string
-  output: string
-}
+export type LogLine = Pick<TaskOutput, 'time' | 'output'>
 
 /**
  * Collects log lines and hands them over in one batch every LOG_FLUSH_MS, so a chatty task
@@ -49,36 +46,4 @@ export function isAtBottom(
   element: Pick<HTMLElement, 'scrollTop' | 'scrollHeight' | 'clientHeight'>,
 ) {
   return element.scrollHeight - element.scrollTop - element.clientHeight <= BOTTOM_SLACK_PX
-}
-
-export function toLogLines(output: TaskOutput[]): LogLine[] {
-  return output.map(({ time, output: text }) => ({ time, output: text }))
-}
-
-/**
- * The stored log followed by the live lines it does not hold yet. Lines share a timestamp when
- * a process prints several in one millisecond, so lines stamped like the last stored one are
- * told apart by their text (each stored line accounts for one live line).
- */
-export function mergeLogLines(stored: LogLine[], live: LogLine[]): LogLine[] {
-  const last = stored.at(-1)?.time
-  if (last === undefined) return live
-  const storedAtLast = new Map<string, number>()
-  for (let i = stored.length - 1; i >= 0 && stored[i]?.time === last; i -= 1) {
-    const text = stored[i]?.output ?? ''
-    storedAtLast.set(text, (storedAtLast.get(text) ?? 0) + 1)
-  }
-  const newer: LogLine[] = []
-  for (const line of live) {
-    if (line.time < last) continue
-    if (line.time === last) {
-      const count = storedAtLast.get(line.output) ?? 0
-      if (count > 0) {
-        storedAtLast.set(line.output, count - 1)
-        continue
-      }
-    }
-    newer.push(line)
-  }
-  return newer.length === 0 ? stored : [...stored, ...newer]
 }
