@@ -3,6 +3,7 @@
 // SKIPPED_LAYERS: test layers that did not run, separated by ';'. They are named on the line
 // before the summary, so the last line stays "Summary: N passed, N failed[, N skipped]".
 import { existsSync, readFileSync } from 'node:fs'
+import { relative } from 'node:path'
 
 const failedSteps = process.argv.slice(2)
 const skippedLayers = (process.env.SKIPPED_LAYERS ?? '')
@@ -14,7 +15,10 @@ let failed = 0
 let skipped = 0
 // Failed tests are named again here, so the last lines of a long run say what to look at.
 const failedNames = []
-const firstLine = (text) => String(text ?? '').split('\n').find((line) => line.trim()) ?? ''
+const firstLine = (text) =>
+  String(text ?? '')
+    .split('\n')
+    .find((line) => line.trim()) ?? ''
 
 const vitestFile = 'test-results/vitest.json'
 if (existsSync(vitestFile)) {
@@ -26,11 +30,13 @@ if (existsSync(vitestFile)) {
   for (const file of report.testResults ?? []) {
     if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) {
       failed += 1
-      failedNames.push(`${file.name}: ${firstLine(file.message)}`)
+      failedNames.push(`${relative('.', file.name)}: ${firstLine(file.message)}`)
     }
     for (const test of file.assertionResults ?? []) {
       if (test.status !== 'failed') continue
-      failedNames.push(`${test.fullName}: ${firstLine(test.failureMessages?.[0])}`)
+      failedNames.push(
+        `${relative('.', file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`,
+      )
     }
   }
 } else if (!failedSteps.includes('vitest')) {
