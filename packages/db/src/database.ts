@@ -64,6 +64,10 @@ export interface ProjectTable {
   alert_chat: string | null
   max_parallel_tasks: Generated<number>
   type: Generated<string>
+  /** Days of task history kept; null: the server's default, 0: for ever. */
+  task_retention_days: number | null
+  /** Runs kept per template; null or 0: no limit. */
+  max_tasks_per_template: number | null
 }
 
 export interface ProjectUserTable {

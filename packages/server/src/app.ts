@@ -20,6 +20,7 @@ import { logSearchModule } from './modules/log-search/index.js'
 import { metricsModule } from './modules/metrics/index.js'
 import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
+import { retentionModule } from './modules/retention/index.js'
 import { runnersModule } from './modules/runners/index.js'
 import { schedulesModule } from './modules/schedules/index.js'
 import { subscriptionModule } from './modules/subscription/index.js'
@@ -110,6 +111,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   logSearchModule(app)
   alertsModule(app, tasks)
   schedulesModule(app, tasks)
+  retentionModule(app)
   integrationsRoutes(app)
   await receiverRoutes(app)
   runnersModule(app)

@@ -67,6 +67,12 @@ export interface Config {
   answerCacheBytes: number
   /** Alert channels (`FLAGMAN_ALERT_*`). */
   alerts: AlertConfig
+  /** Days of task history kept in projects that set none; 0: for ever. */
+  taskRetentionDays: number
+  /** Days the activity log (events) is kept; 0: for ever. */
+  eventRetentionDays: number
+  /** Seconds between two sweeps of the retention job. */
+  retentionIntervalSeconds: number
 }
 
 const bool = z
@@ -113,6 +119,9 @@ const EnvSchema = z.object({
   FLAGMAN_RUNNER_REGISTRATION_TOKEN: z.string().default(''),
   FLAGMAN_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
   FLAGMAN_ANSWER_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
+  FLAGMAN_TASK_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  FLAGMAN_EVENT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
+  FLAGMAN_RETENTION_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(3_600),
 })
 
 /**
@@ -176,5 +185,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     passwordMinLength: e.FLAGMAN_PASSWORD_MIN_LENGTH,
     answerCacheBytes: e.FLAGMAN_ANSWER_CACHE_MB * 1024 * 1024,
     alerts,
+    taskRetentionDays: e.FLAGMAN_TASK_RETENTION_DAYS,
+    eventRetentionDays: e.FLAGMAN_EVENT_RETENTION_DAYS,
+    retentionIntervalSeconds: e.FLAGMAN_RETENTION_INTERVAL_SECONDS,
   }
 }

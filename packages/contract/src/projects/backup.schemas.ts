@@ -54,6 +54,8 @@ export const BackupMeta = z.object({
   alert: z.boolean().nullish(),
   alert_chat: optionalName,
   max_parallel_tasks: smallInt.nullish(),
+  task_retention_days: smallInt.nullish(),
+  max_tasks_per_template: smallInt.nullish(),
   type: z.enum(['', 'premium']).nullish(),
 })
 

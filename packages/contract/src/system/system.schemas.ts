@@ -15,6 +15,13 @@ export const SystemInfo = z.object({
   schedule_timezone: z.string().optional(),
   /** Shortest password the server accepts; absent from servers of the compatible API. */
   password_min_length: z.number().int().positive().optional(),
+  /**
+   * Days of task history kept in projects that set none (0: for ever); absent from servers
+   * of the compatible API.
+   */
+  task_retention_days: z.number().int().min(0).optional(),
+  /** Days the activity log is kept (0: for ever); absent from servers of the compatible API. */
+  event_retention_days: z.number().int().min(0).optional(),
 })
 export type SystemInfo = z.infer<typeof SystemInfo>
 

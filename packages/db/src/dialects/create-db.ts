@@ -1,6 +1,12 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely'
+import {
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  type Dialect as KyselyDialect,
+} from 'kysely'
 import type { Database } from '../database.js'
 import type { DbConfig, Dialect } from '../dialect.js'
 import { withNamedStatements } from './postgres-named-statements.js'
@@ -13,6 +19,29 @@ export interface Db {
   /** Moves after every write this process makes: what answers computed from the data rely on. */
   readonly writes: WriteClock
   destroy(): Promise<void>
+  /** How the connection pool is used now, for metrics. */
+  poolUse(): PoolUse
+}
+
+/** Connections of the pool: open ones, those of them idle, and callers waiting for one. */
+export interface PoolUse {
+  open: number
+  idle: number
+  waiting: number
+  max: number
+}
+
+/** What opening a dialect gives: the dialect and a look at its pool. */
+interface OpenedDialect {
+  dialect: KyselyDialect
+  poolUse: () => PoolUse
+}
+
+/** mysql2's pool keeps these lists without typing them. */
+interface MysqlPoolLists {
+  _allConnections?: { length: number }
+  _freeConnections?: { length: number }
+  _connectionQueue?: { length: number }
 }
 
 const INT8_OID = 20
@@ -73,13 +102,23 @@ function prepareSqliteFiles(location: string, warn: (message: string) => void): 
 /** Opens a connection pool for the configured database. */
 export async function createDb(config: DbConfig, options: CreateDbOptions = {}): Promise<Db> {
   const writes = new WriteClock()
-  const kysely = new Kysely<Database>({
-    dialect: withWriteClock(await createDialect(config, options.warn ?? (() => {})), writes),
-  })
-  return { kysely, dialect: config.dialect, writes, destroy: () => kysely.destroy() }
+  const opened = await createDialect(config, options.warn ?? (() => {}))
+  const kysely = new Kysely<Database>({ dialect: withWriteClock(opened.dialect, writes) })
+  return {
+    kysely,
+    dialect: config.dialect,
+    writes,
+    destroy: () => kysely.destroy(),
+    poolUse: opened.poolUse,
+  }
 }
 
-async function createDialect(config: DbConfig, warn: (message: string) => void) {
+const POOL_MAX = 10
+
+async function createDialect(
+  config: DbConfig,
+  warn: (message: string) => void,
+): Promise<OpenedDialect> {
   switch (config.dialect) {
     case 'sqlite': {
       const { default: SQLite } = await import('better-sqlite3')
@@ -91,29 +130,49 @@ async function createDialect(config: DbConfig, warn: (message: string) => void) 
       database.pragma('synchronous = NORMAL')
       // Deleted and overwritten rows (secrets, sessions) are zeroed, not left in free space.
       database.pragma('secure_delete = ON')
-      return new SqliteDialect({ database: withStatementCache(database) })
+      // One connection, taken by one statement at a time: it is never seen waiting.
+      return {
+        dialect: new SqliteDialect({ database: withStatementCache(database) }),
+        poolUse: () => ({ open: 1, idle: 1, waiting: 0, max: 1 }),
+      }
     }
     case 'postgres': {
       const pg = await import('pg')
       // COUNT(*) and bigint come back as strings by default; our ids fit in a number.
       pg.default.types.setTypeParser(INT8_OID, (value: string) => Number(value))
-      const pool = new pg.default.Pool({ connectionString: config.location, max: 10 })
+      const pool = new pg.default.Pool({ connectionString: config.location, max: POOL_MAX })
       // An idle connection the database ended (a restart, a failover, an administrator) is
       // dropped and replaced on next use; unheard, its error would end the whole process.
       pool.on('error', (error) => warn(`A database connection was lost: ${error.message}`))
-      return new PostgresDialect({ pool: withNamedStatements(pool) })
+      return {
+        dialect: new PostgresDialect({ pool: withNamedStatements(pool) }),
+        poolUse: () => ({
+          open: pool.totalCount,
+          idle: pool.idleCount,
+          waiting: pool.waitingCount,
+          max: POOL_MAX,
+        }),
+      }
     }
     case 'mysql': {
       const { createPool } = await import('mysql2')
-      return new MysqlDialect({
-        pool: createPool({
-          uri: config.location,
-          connectionLimit: 10,
-          supportBigNumbers: true,
-          bigNumberStrings: false,
-          timezone: 'Z',
-        }),
+      const pool = createPool({
+        uri: config.location,
+        connectionLimit: POOL_MAX,
+        supportBigNumbers: true,
+        bigNumberStrings: false,
+        timezone: 'Z',
       })
+      const lists = pool as unknown as MysqlPoolLists
+      return {
+        dialect: new MysqlDialect({ pool }),
+        poolUse: () => ({
+          open: lists._allConnections?.length ?? 0,
+          idle: lists._freeConnections?.length ?? 0,
+          waiting: lists._connectionQueue?.length ?? 0,
+          max: POOL_MAX,
+        }),
+      }
     }
   }
 }

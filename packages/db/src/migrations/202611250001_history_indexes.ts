@@ -11,7 +11,7 @@ import type { Dialect } from '../dialect.js'
  */
 export const transaction = false
 
-interface IndexSpec {
+export interface IndexSpec {
   name: string
   table: string
   columns: string[]
@@ -23,7 +23,11 @@ export const HISTORY_INDEXES: readonly IndexSpec[] = [
 ]
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
-async function createOnline(db: Kysely<any>, dialect: Dialect, index: IndexSpec): Promise<void> {
+export async function createOnline(
+  db: Kysely<any>,
+  dialect: Dialect,
+  index: IndexSpec,
+): Promise<void> {
   const name = sql.id(index.name)
   const table = sql.id(index.table)
   const columns = sql.join(index.columns.map((c) => sql.id(c)))
@@ -44,7 +48,11 @@ async function createOnline(db: Kysely<any>, dialect: Dialect, index: IndexSpec)
   }
 }
 
-async function dropOnline(db: Kysely<any>, dialect: Dialect, index: IndexSpec): Promise<void> {
+export async function dropOnline(
+  db: Kysely<any>,
+  dialect: Dialect,
+  index: IndexSpec,
+): Promise<void> {
   const name = sql.id(index.name)
   if (dialect === 'postgres') await sql`DROP INDEX CONCURRENTLY IF EXISTS ${name}`.execute(db)
   else if (dialect === 'mysql') {

@@ -20,6 +20,7 @@ import * as m202611250003 from './202611250003_task_start_timings.js'
 import * as m202611250004 from './202611250004_task_output_search.js'
 import * as m202611250005 from './202611250005_mysql_log_search_table.js'
 import * as m202611260001 from './202611260001_server_instances.js'
+import * as m202611270001 from './202611270001_task_retention.js'
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 interface MigrationModule {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, MigrationModule> = {
   '202611250004_task_output_search': m202611250004,
   '202611250005_mysql_log_search_table': m202611250005,
   '202611260001_server_instances': m202611260001,
+  '202611270001_task_retention': m202611270001,
 }
 
 export function migrationsFor(dialect: Dialect): Record<string, Migration> {

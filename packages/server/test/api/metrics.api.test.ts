@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dialects } from '../support/databases.js'
 import { World, type Person } from '../support/fixtures.js'
 import { expectError, type Credentials, type HttpResult } from '../support/http.js'
 import { parsePrometheusText, sampleValue, type Family } from '../support/prometheus-text.js'
-import { startTestServer, type TestServer } from '../support/server.js'
+import { REPO_ROOT, startTestServer, type TestServer } from '../support/server.js'
 import { activateScriptApps, gitFixture, TaskProject } from '../support/tasks.js'
 
 const METRICS_TOKEN = 'scraper-token-Of-Some-Length-42'
@@ -107,6 +109,29 @@ describe.each(dialects())('metrics on %s', (dialect) => {
     expect(families.get('flagman_schedule_runs_total')?.type).toBe('counter')
     expect(families.get('flagman_alert_deliveries_total')?.type).toBe('counter')
     expect(sampleValue(families, 'flagman_process_cpu_user_seconds_total')).toBeGreaterThan(0)
+    expect(families.get('flagman_retention_removed_total')?.type).toBe('counter')
+    const pool = (state: string) =>
+      sampleValue(families, 'flagman_db_pool_connections', { state }) ?? -1
+    expect(pool('open')).toBeGreaterThanOrEqual(1)
+    expect(pool('max')).toBeGreaterThanOrEqual(pool('open'))
+    expect(pool('idle')).toBeLessThanOrEqual(pool('open'))
+    expect(pool('waiting')).toBeGreaterThanOrEqual(0)
+
+    // Every metric the documentation lists is served, and every one served is documented.
+    const documented = new Set(
+      [
+        ...readFileSync(join(REPO_ROOT, 'docs', 'metrics.md'), 'utf8').matchAll(
+          /^\| `(flagman_\w+)/gm,
+        ),
+      ].map((match) => match[1]!),
+    )
+    const served = [...families.keys()].filter(
+      (name) => !name.startsWith('flagman_process_') && !name.startsWith('flagman_nodejs_'),
+    )
+    expect(served.filter((name) => !documented.has(name))).toEqual([])
+    // `flagman_process_*` and `flagman_nodejs_*` are named together, by their prefix.
+    const named = [...documented].filter((name) => !name.endsWith('_'))
+    expect(named.filter((name) => !families.has(name))).toEqual([])
   })
 
   it('answers the metrics token, an administrator and nobody else', async () => {

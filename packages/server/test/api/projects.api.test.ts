@@ -94,6 +94,8 @@ describe.each(dialects())('projects, team and events on %s', (dialect) => {
       alert_chat: 'chat-1',
       max_parallel_tasks: 4,
       type: '',
+      task_retention_days: null,
+      max_tasks_per_template: null,
     })
     expect(expectBody(await get(`/api/project/${project.id}`, admin.as), 200, Project)).toEqual(
       project,

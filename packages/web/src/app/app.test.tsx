@@ -33,7 +33,17 @@ const info: SystemInfo = {
 }
 
 function project(id: number, name: string): Project {
-  return { id, name, type: '', alert: false, alert_chat: null, max_parallel_tasks: 0, created: '' }
+  return {
+    id,
+    name,
+    type: '',
+    alert: false,
+    alert_chat: null,
+    max_parallel_tasks: 0,
+    task_retention_days: null,
+    max_tasks_per_template: null,
+    created: '',
+  }
 }
 
 function renderApp(url: string, answers: Record<string, MockResponse | (() => MockResponse)>) {

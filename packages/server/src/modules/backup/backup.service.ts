@@ -174,6 +174,8 @@ export async function exportProject(db: Db, projectId: number): Promise<ProjectB
       alert: Boolean(project.alert),
       alert_chat: project.alert_chat,
       max_parallel_tasks: project.max_parallel_tasks,
+      task_retention_days: project.task_retention_days,
+      max_tasks_per_template: project.max_tasks_per_template,
       type: project.type as '' | 'premium',
     }),
     keys: keys.map((k) => ({ name: renamed.keys.get(k.id)!, type: k.type })),

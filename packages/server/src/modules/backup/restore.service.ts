@@ -178,6 +178,8 @@ export async function restoreProject(
       alert_chat: meta.alert_chat || null,
       max_parallel_tasks: meta.max_parallel_tasks ?? 0,
       type: meta.type ?? '',
+      task_retention_days: meta.task_retention_days ?? null,
+      max_tasks_per_template: meta.max_tasks_per_template || null,
     })
     await trx
       .insertInto('project_user')
@@ -415,6 +417,8 @@ export async function restoreProject(
       alert_chat: row.alert_chat,
       max_parallel_tasks: row.max_parallel_tasks,
       type: row.type,
+      task_retention_days: row.task_retention_days ?? null,
+      max_tasks_per_template: row.max_tasks_per_template || null,
       restore_report: unmapped,
     }
   })

@@ -222,6 +222,30 @@ export class Cluster implements QueueCluster {
     })
   }
 
+  /**
+   * Runs `work` unless another instance is running work of the same `key` now (then answers
+   * false at once). Only PostgreSQL has other instances; elsewhere the work always runs.
+   */
+  async alone(key: number, work: () => Promise<void>): Promise<boolean> {
+    const { db } = this.deps
+    if (db.dialect !== 'postgres') {
+      await work()
+      return true
+    }
+    return db.kysely.connection().execute(async (connection) => {
+      const got = await sql<{
+        locked: boolean
+      }>`select pg_try_advisory_lock(${key}) as locked`.execute(connection)
+      if (!got.rows[0]?.locked) return false
+      try {
+        await work()
+        return true
+      } finally {
+        await sql`select pg_advisory_unlock(${key})`.execute(connection)
+      }
+    })
+  }
+
   async forward(instanceId: string, control: TaskControl): Promise<boolean> {
     const { db } = this.deps
     const known = await db.kysely

@@ -34,3 +34,8 @@ export interface ScheduleMetrics {
 export interface AlertMetrics {
   alertDelivery(channel: string, result: 'sent' | 'failed'): void
 }
+
+/** Rows the retention job removed. */
+export interface RetentionMetrics {
+  retained(kind: 'task' | 'event', count: number): void
+}

@@ -7,6 +7,7 @@ export type {
   AlertMetrics,
   LogMetrics,
   RealtimeMetrics,
+  RetentionMetrics,
   ScheduleMetrics,
   TaskMetrics,
 } from './hooks.js'

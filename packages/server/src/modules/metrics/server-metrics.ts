@@ -30,6 +30,7 @@ export class ServerMetrics implements TaskMetrics, RealtimeMetrics, ScheduleMetr
   private readonly websocketDropped: Counter
   private readonly scheduleRuns: Counter<'outcome'>
   private readonly alertDeliveries: Counter<'channel' | 'result'>
+  private readonly retentionRemoved: Counter<'kind'>
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>
   private clientCount: () => number = () => 0
 
@@ -115,6 +116,19 @@ export class ServerMetrics implements TaskMetrics, RealtimeMetrics, ScheduleMetr
       },
     })
     new Gauge({
+      name: 'flagman_db_pool_connections',
+      help: "This instance's database connections: open, idle, waiting (callers waiting for one) and max.",
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const use = db.poolUse()
+        this.set({ state: 'open' }, use.open)
+        this.set({ state: 'idle' }, use.idle)
+        this.set({ state: 'waiting' }, use.waiting)
+        this.set({ state: 'max' }, use.max)
+      },
+    })
+    new Gauge({
       name: 'flagman_server_instances',
       help: 'Server instances registered in the database.',
       registers,
@@ -136,6 +150,12 @@ export class ServerMetrics implements TaskMetrics, RealtimeMetrics, ScheduleMetr
       name: 'flagman_alert_deliveries_total',
       help: 'Alert delivery attempts by channel and result (sent, failed).',
       labelNames: ['channel', 'result'],
+      registers,
+    })
+    this.retentionRemoved = new Counter({
+      name: 'flagman_retention_removed_total',
+      help: 'Rows the retention job removed, by kind (task, event).',
+      labelNames: ['kind'],
       registers,
     })
   }
@@ -164,5 +184,9 @@ export class ServerMetrics implements TaskMetrics, RealtimeMetrics, ScheduleMetr
 
   alertDelivery(channel: string, result: 'sent' | 'failed'): void {
     this.alertDeliveries.inc({ channel, result })
+  }
+
+  retained(kind: 'task' | 'event', count: number): void {
+    if (count > 0) this.retentionRemoved.inc({ kind }, count)
   }
 }

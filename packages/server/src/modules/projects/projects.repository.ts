@@ -16,6 +16,8 @@ export function toProject(row: ProjectRow): Project {
     alert_chat: row.alert_chat,
     max_parallel_tasks: row.max_parallel_tasks,
     type: row.type,
+    task_retention_days: row.task_retention_days ?? null,
+    max_tasks_per_template: row.max_tasks_per_template || null,
   }
 }
 

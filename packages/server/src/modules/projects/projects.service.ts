@@ -50,6 +50,8 @@ export async function createProject(
       alert_chat: input.alert_chat || null,
       max_parallel_tasks: input.max_parallel_tasks ?? 0,
       type: input.type ?? '',
+      task_retention_days: input.task_retention_days ?? null,
+      max_tasks_per_template: input.max_tasks_per_template ?? null,
     })
     await trx
       .insertInto('project_user')
@@ -112,6 +114,12 @@ export async function updateProject(
           input.max_parallel_tasks === undefined
             ? current.max_parallel_tasks
             : (input.max_parallel_tasks ?? 0),
+        ...(input.task_retention_days === undefined
+          ? {}
+          : { task_retention_days: input.task_retention_days }),
+        ...(input.max_tasks_per_template === undefined
+          ? {}
+          : { max_tasks_per_template: input.max_tasks_per_template }),
       })
       .where('id', '=', id)
       .execute()

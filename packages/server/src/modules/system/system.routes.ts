@@ -63,6 +63,8 @@ export function systemRoutes(app: FastifyInstance): void {
     premium_features: { project_runners: true, terraform_backend: true },
     schedule_timezone: config.scheduleTimezone,
     password_min_length: config.passwordMinLength,
+    task_retention_days: config.taskRetentionDays,
+    event_retention_days: config.eventRetentionDays,
   }))
   mount(app, getOptions, async ({ db }) => listOptions(db))
   mount(app, setOption, async ({ db, body }) => storeOption(db, body))

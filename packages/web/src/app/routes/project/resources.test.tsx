@@ -51,6 +51,8 @@ const alpha: Project = {
   alert: false,
   alert_chat: null,
   max_parallel_tasks: 0,
+  task_retention_days: null,
+  max_tasks_per_template: null,
   created: '',
 }
 

@@ -5,6 +5,7 @@ import { paths } from '../../../config/paths'
 import { BackupSection } from '../../../features/projects/components/backup-section'
 import { DeleteProjectSection } from '../../../features/projects/components/delete-project-section'
 import { ProjectSettingsForm } from '../../../features/projects/components/project-settings-form'
+import { RetentionSection } from '../../../features/projects/components/retention-section'
 import { TestAlertSection } from '../../../features/projects/components/test-alert-section'
 import { projectAfterDelete } from '../../../features/projects/utils/choose-project'
 import { storeProjectId } from '../../../lib/storage'
@@ -29,6 +30,7 @@ export function SettingsRoute() {
       <DashboardHeader tab="settings" />
       <Stack spacing={3} sx={{ p: { xs: 2, sm: 3 }, maxWidth: 800 }}>
         <ProjectSettingsForm project={project} canUpdate={canUpdate} />
+        <RetentionSection key={project.id} project={project} canUpdate={canUpdate} />
         <TestAlertSection projectId={project.id} canUpdate={canUpdate} />
         <BackupSection project={project} />
         <DeleteProjectSection project={project} canUpdate={canUpdate} onDeleted={afterDelete} />

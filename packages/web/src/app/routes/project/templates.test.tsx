@@ -17,6 +17,8 @@ const project: Project = {
   alert: false,
   alert_chat: null,
   max_parallel_tasks: 0,
+  task_retention_days: null,
+  max_tasks_per_template: null,
   created: '',
 }
 

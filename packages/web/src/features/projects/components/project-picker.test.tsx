@@ -6,7 +6,17 @@ import { renderWithProviders } from '../../../testing/render'
 import { ProjectPicker } from './project-picker'
 
 function project(id: number, name: string, type = ''): Project {
-  return { id, name, type, alert: false, alert_chat: null, max_parallel_tasks: 0, created: '' }
+  return {
+    id,
+    name,
+    type,
+    alert: false,
+    alert_chat: null,
+    max_parallel_tasks: 0,
+    task_retention_days: null,
+    max_tasks_per_template: null,
+    created: '',
+  }
 }
 
 const projects = [

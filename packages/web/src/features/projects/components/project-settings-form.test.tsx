@@ -13,6 +13,8 @@ const project: Project = {
   alert: false,
   alert_chat: null,
   max_parallel_tasks: 0,
+  task_retention_days: null,
+  max_tasks_per_template: null,
   created: '2025-01-01T00:00:00Z',
 }
 

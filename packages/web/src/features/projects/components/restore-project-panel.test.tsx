@@ -13,6 +13,8 @@ const restored = (report: RestoredProject['restore_report']): RestoredProject =>
   alert: false,
   alert_chat: null,
   max_parallel_tasks: 0,
+  task_retention_days: null,
+  max_tasks_per_template: null,
   type: '',
   restore_report: report,
 })

@@ -14,6 +14,8 @@ const project: Project = {
   alert: true,
   alert_chat: null,
   max_parallel_tasks: 0,
+  task_retention_days: null,
+  max_tasks_per_template: null,
   type: '',
 }
 
