@@ -69,6 +69,8 @@ async function startServer() {
       FLAGMAN_DATA_DIR: dataDir,
       FLAGMAN_DB: '',
       FLAGMAN_LOG_LEVEL: 'warn',
+      // Stops at once: no load balancer waits on a test server.
+      FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '0',
       FLAGMAN_ADMIN_LOGIN: ADMIN.login,
       FLAGMAN_ADMIN_PASSWORD: ADMIN.password,
       FLAGMAN_WEB_DIR: DIST,

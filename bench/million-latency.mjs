@@ -52,6 +52,8 @@ async function startServer(url) {
       FLAGMAN_HOST: '127.0.0.1',
       FLAGMAN_PORT: '0',
       FLAGMAN_LOG_LEVEL: 'warn',
+      // Stops at once: no load balancer waits on a test server.
+      FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '0',
       FLAGMAN_ADMIN_LOGIN: BENCH_ADMIN.login,
       FLAGMAN_ADMIN_PASSWORD: BENCH_ADMIN.password,
     },

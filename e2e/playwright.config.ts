@@ -13,6 +13,8 @@ const serverEnv: Record<string, string> = {
   FLAGMAN_PORT: String(E2E_PORT),
   FLAGMAN_DATA_DIR: dataDir,
   FLAGMAN_LOG_LEVEL: 'warn',
+  // Stops at once: no load balancer waits on a test server.
+  FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '0',
   FLAGMAN_ADMIN_LOGIN: ADMIN.login,
   FLAGMAN_ADMIN_PASSWORD: ADMIN.password,
   FLAGMAN_ADMIN_EMAIL: ADMIN.email,

@@ -40,6 +40,8 @@ export async function startOwnServer(options: OwnServerOptions): Promise<OwnServ
     FLAGMAN_PORT: '0',
     FLAGMAN_DATA_DIR: dataDir,
     FLAGMAN_LOG_LEVEL: 'warn',
+    // Stops at once: no load balancer waits on a test server.
+    FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '0',
     FLAGMAN_ADMIN_LOGIN: options.admin.login,
     FLAGMAN_ADMIN_PASSWORD: options.admin.password,
     FLAGMAN_ADMIN_EMAIL: options.admin.email,

@@ -56,10 +56,14 @@ program
     }
     let stopping = false
     const stop = (signal: string) => {
-      if (stopping) return
+      if (stopping) {
+        // Asked again: the drain is cut short and the server closes now.
+        server.endDrain()
+        return
+      }
       stopping = true
       server.app.log.info(`${signal} received, stopping`)
-      server.close().then(
+      server.stop().then(
         () => process.exit(0),
         () => process.exit(1),
       )

@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import type { Config } from './config.js'
 import { SecretBox } from './lib/secret-box.js'
 import { AnswerCache } from './platform/answer-cache.js'
+import { Drain } from './platform/drain.js'
 import { registerRequestLog, requestId } from './platform/request-log.js'
 import { alertsModule } from './modules/alerts/index.js'
 import { apiDocsRoutes } from './modules/api-docs/index.js'
@@ -22,7 +23,7 @@ import { projectsRoutes } from './modules/projects/index.js'
 import { repositoriesRoutes } from './modules/repositories/index.js'
 import { retentionModule } from './modules/retention/index.js'
 import { runnersModule } from './modules/runners/index.js'
-import { schedulesModule } from './modules/schedules/index.js'
+import { schedulesModule, type ClockTimers } from './modules/schedules/index.js'
 import { subscriptionModule } from './modules/subscription/index.js'
 import { systemRoutes } from './modules/system/index.js'
 import { tasksModule } from './modules/tasks/index.js'
@@ -45,7 +46,17 @@ declare module 'fastify' {
     secrets: SecretBox
     /** Serialised answers of heavy read routes, kept until a write could change them. */
     answers: AnswerCache
+    /** The graceful stop's first part: not ready, serving on while work finishes. */
+    drain: Drain
   }
+}
+
+/** What a test may hand in instead of the real thing; the server itself passes nothing. */
+export interface AppOptions {
+  /** The schedule clock's time source (the system's by default). */
+  scheduleTimers?: ClockTimers
+  /** The host name this instance records (the machine's by default). */
+  instanceHost?: string
 }
 
 /**
@@ -53,7 +64,11 @@ declare module 'fastify' {
  * platform first (cookies, errors, browser protections), then each domain module, then the
  * console and the not-found handler.
  */
-export async function buildApp(config: Config, db: Db): Promise<FastifyInstance> {
+export async function buildApp(
+  config: Config,
+  db: Db,
+  options: AppOptions = {},
+): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -83,6 +98,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   )
 
   registerRequestLog(app)
+  app.decorate('drain', new Drain(app))
   registerJsonBody(app)
   registerSecurityHeaders(app)
 
@@ -91,7 +107,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   registerSecurity(app)
 
   // First: the modules below share their state with the other instances through it.
-  instancesModule(app)
+  instancesModule(app, options.instanceHost)
   metricsModule(app)
   systemRoutes(app)
   authRoutes(app)
@@ -110,7 +126,7 @@ export async function buildApp(config: Config, db: Db): Promise<FastifyInstance>
   const tasks = tasksModule(app)
   logSearchModule(app)
   alertsModule(app, tasks)
-  schedulesModule(app, tasks)
+  schedulesModule(app, tasks, options.scheduleTimers)
   retentionModule(app)
   integrationsRoutes(app)
   await receiverRoutes(app)

@@ -24,6 +24,11 @@ export interface Config {
   maxParallelTasks: number
   /** Milliseconds running tasks get to stop when the server shuts down. */
   taskShutdownGraceMs: number
+  /**
+   * Milliseconds a stopping instance serves on, not ready, while its running tasks finish
+   * and a load balancer moves away (ends sooner once both are done); 0: none.
+   */
+  shutdownDrainMs: number
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
   /** Folder holding the built console; empty disables serving it. */
   webDir: string
@@ -90,6 +95,7 @@ const EnvSchema = z.object({
   FLAGMAN_PASSWORD_LOGIN_DISABLE: bool.default(false),
   FLAGMAN_MAX_PARALLEL_TASKS: z.coerce.number().int().min(0).default(10),
   FLAGMAN_TASK_SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(3600).default(5),
+  FLAGMAN_SHUTDOWN_DRAIN_SECONDS: z.coerce.number().min(0).max(86_400).default(10),
   FLAGMAN_LOG_LEVEL: z
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
     .default('info'),
@@ -158,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir: string): Confi
     passwordLoginDisabled: e.FLAGMAN_PASSWORD_LOGIN_DISABLE,
     maxParallelTasks: e.FLAGMAN_MAX_PARALLEL_TASKS,
     taskShutdownGraceMs: Math.round(e.FLAGMAN_TASK_SHUTDOWN_GRACE_SECONDS * 1000),
+    shutdownDrainMs: Math.round(e.FLAGMAN_SHUTDOWN_DRAIN_SECONDS * 1000),
     logLevel: e.FLAGMAN_LOG_LEVEL,
     webDir: e.FLAGMAN_WEB_DIR ?? defaultWebDir,
     loginMaxAttempts: e.FLAGMAN_LOGIN_MAX_ATTEMPTS,

@@ -8,6 +8,7 @@ import {
   type Db,
 } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
+import type { AppOptions } from './app.js'
 import type { Config } from './config.js'
 import { ENCRYPTION_KEY_FILE } from './lib/secret-box.js'
 import { randomPassword } from './lib/secrets.js'
@@ -22,7 +23,15 @@ export interface RunningServer {
   app: FastifyInstance
   db: Db
   url: string
+  /** Closes at once: running tasks are stopped within the shutdown grace period. */
   close(): Promise<void>
+  /**
+   * A graceful stop: drains first (not ready, serving on while running tasks finish and a
+   * load balancer moves away, up to FLAGMAN_SHUTDOWN_DRAIN_SECONDS), then closes.
+   */
+  stop(): Promise<void>
+  /** Cuts a drain under way short: the stop closes now. */
+  endDrain(): void
 }
 
 export { INITIAL_PASSWORD_FILE }
@@ -77,16 +86,24 @@ async function ensureFirstAdmin(db: Db, config: Config, app: FastifyInstance): P
  * Migrates the database, builds the app and listens. The data folder (database file, key,
  * work folders) is made private to the server's user first: folder 0700, files 0600.
  */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: AppOptions = {},
+): Promise<RunningServer> {
   const warnings: string[] = []
   const folderWarning = ensurePrivateFolder(config.dataDir)
   if (folderWarning) warnings.push(folderWarning)
-  const db = await createDb(config.db, { warn: (message) => warnings.push(message) })
+  // Until the app (and its logger) exists, warnings wait; later ones, such as a database
+  // connection lost while serving, are logged when they happen.
+  let warn: (message: string) => void = (message) => {
+    warnings.push(message)
+  }
+  const db = await createDb(config.db, { warn: (message) => warn(message) })
   await migrateToLatest(db)
   // Loaded here, not at the top: `flagman user …` and other commands import this package
   // and should not pay for loading the web framework.
   const { buildApp } = await import('./app.js')
-  const app = await buildApp(config, db)
+  const app = await buildApp(config, db, options)
   // Files an earlier version may have left readable by others.
   for (const name of [ENCRYPTION_KEY_FILE, INITIAL_PASSWORD_FILE]) {
     const file = join(config.dataDir, name)
@@ -94,6 +111,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
     if (warning) warnings.push(warning)
   }
   for (const warning of warnings) app.log.warn(warning)
+  warn = (message) => {
+    app.log.warn(message)
+  }
   const { encryptStoredPasswords } = await import('./modules/environments/index.js')
   const encrypted = await encryptStoredPasswords(db, app.secrets)
   if (encrypted > 0)
@@ -123,13 +143,25 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  let closing: Promise<void> | null = null
+  const close = () =>
+    (closing ??= (async () => {
+      await app.close()
+      await db.destroy()
+    })())
   return {
     app,
     db,
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
-    async close() {
-      await app.close()
-      await db.destroy()
+    close,
+    endDrain: () => app.drain.cut(),
+    async stop() {
+      await app.drain.run({
+        maxMs: config.shutdownDrainMs,
+        stopAccepting: () => app.tasks.stopAccepting(),
+        busy: () => app.tasks.runningHere > 0,
+      })
+      await close()
     },
   }
 }

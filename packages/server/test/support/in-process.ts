@@ -7,7 +7,8 @@ import type { Dialect } from '@flagman/db'
 import type { FastifyInstance } from 'fastify'
 import { loadConfig } from '../../src/config.js'
 import { startServer } from '../../src/start.js'
-import { createScratchDatabase } from './databases.js'
+import type { AppOptions } from '../../src/app.js'
+import { createScratchDatabase, type ScratchDatabase } from './databases.js'
 import { ADMIN, cookieClient, sessionCookie, type TestServer } from './server.js'
 
 /** A test server running in this process, so a test can reach its parts (e.g. the clock). */
@@ -22,8 +23,22 @@ export interface InProcessServer extends TestServer {
  * of the dialect, with a first administrator. Use it only when a test must call into the
  * running server; other tests use the real process (`startTestServer`).
  */
-export async function startInProcessServer(dialect: Dialect): Promise<InProcessServer> {
-  const scratch = await createScratchDatabase(dialect)
+export interface InProcessOptions {
+  /** Joins the database of another server (which owns and drops it) instead of a new one. */
+  database?: ScratchDatabase
+  /** More settings, over the test defaults. */
+  env?: Record<string, string>
+  /** Parts handed in instead of the real ones (a schedule clock the test moves). */
+  app?: AppOptions
+}
+
+export async function startInProcessServer(
+  dialect: Dialect,
+  options: InProcessOptions = {},
+): Promise<InProcessServer> {
+  const scratch = options.database
+    ? { url: options.database.url, drop: async () => {} }
+    : await createScratchDatabase(dialect)
   const dataDir = mkdtempSync(join(tmpdir(), 'flagman-test-'))
   const env: NodeJS.ProcessEnv = {
     FLAGMAN_HOST: '127.0.0.1',
@@ -36,9 +51,11 @@ export async function startInProcessServer(dialect: Dialect): Promise<InProcessS
     FLAGMAN_LOGIN_MAX_ATTEMPTS: '1000',
     FLAGMAN_WEB_DIR: '',
     FLAGMAN_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
+    FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '0',
     ...(scratch.url ? { FLAGMAN_DB: scratch.url } : {}),
+    ...options.env,
   }
-  const running = await startServer(loadConfig(env, ''))
+  const running = await startServer(loadConfig(env, ''), options.app)
   let closed = false
   const close = async () => {
     if (closed) return

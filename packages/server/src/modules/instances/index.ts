@@ -20,7 +20,7 @@ declare module 'fastify' {
  * talk on; `startInstance` takes the place once the app is built. The task queue reaches the
  * others through `app.cluster`.
  */
-export function instancesModule(app: FastifyInstance): void {
+export function instancesModule(app: FastifyInstance, host?: string): void {
   const bus: ClusterBus = createClusterBus(app.config.db, (message) => app.log.warn(message))
   const registry = new InstanceRegistry({
     db: app.db,
@@ -39,6 +39,7 @@ export function instancesModule(app: FastifyInstance): void {
       await app.tasks.recoverOrphans(named)
     },
     onFenced: async () => app.tasks.abandonLocal(),
+    ...(host ? { host } : {}),
   })
   app.decorate('instance', registry)
   app.decorate('cluster', new Cluster({ db: app.db, bus, registry, log: app.log }))

@@ -23,6 +23,8 @@ export interface InstanceRegistryDeps {
   onLost(instances: InstanceRow[]): Promise<void>
   /** Called when this instance finds itself taken for dead: its tasks went to another. */
   onFenced(): Promise<void>
+  /** The host name recorded for this instance; the machine's by default. */
+  host?: string
 }
 
 /** An instance is dead after this share of the timeout without a heartbeat … */
@@ -39,14 +41,16 @@ const BEATS_PER_TIMEOUT = 6
  */
 export class InstanceRegistry {
   readonly id = randomUUID()
-  readonly host = hostname()
+  readonly host: string
   private timer: NodeJS.Timeout | null = null
   private lock: SingleInstanceLock | null = null
   private registeredAt: number | null = null
   private checking: Promise<void> | null = null
   private peers = 0
 
-  constructor(private readonly deps: InstanceRegistryDeps) {}
+  constructor(private readonly deps: InstanceRegistryDeps) {
+    this.host = deps.host ?? hostname()
+  }
 
   get registered(): boolean {
     return this.registeredAt !== null

@@ -1,9 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import type { TaskQueue } from '../tasks/index.js'
-import { ScheduleClock } from './schedule-clock.js'
+import { ScheduleClock, type ClockTimers } from './schedule-clock.js'
 import { schedulesRoutes } from './schedules.routes.js'
 
-export { ScheduleClock, type CatchUp, type TickOutcome } from './schedule-clock.js'
+export {
+  ScheduleClock,
+  type CatchUp,
+  type ClockTimers,
+  type TickOutcome,
+} from './schedule-clock.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +20,11 @@ declare module 'fastify' {
  * Creates the schedule clock, mounts the schedules API, and stops every cron job when the
  * server closes. The clock starts with `startSchedules`, after the task queue.
  */
-export function schedulesModule(app: FastifyInstance, queue: TaskQueue): ScheduleClock {
+export function schedulesModule(
+  app: FastifyInstance,
+  queue: TaskQueue,
+  timers?: ClockTimers,
+): ScheduleClock {
   const clock = new ScheduleClock({
     db: app.db,
     box: app.secrets,
@@ -23,6 +32,7 @@ export function schedulesModule(app: FastifyInstance, queue: TaskQueue): Schedul
     dataDir: app.config.dataDir,
     log: app.log,
     defaultTimezone: app.config.scheduleTimezone,
+    ...(timers ? { timers } : {}),
   })
   if (app.hasDecorator('metrics')) clock.metrics = app.metrics
   app.decorate('schedules', clock)

@@ -464,8 +464,9 @@ export class ScheduleClock {
   }
 
   private tick(id: number, due: number): void {
-    // While the server shuts down no task can be queued, so the tick has nothing to do.
-    if (!this.running || !this.deps.queue.isAccepting) return
+    // While the server shuts down no task can be queued, so the tick has nothing to do. (A
+    // draining instance still queues: another instance runs the task.)
+    if (!this.running || !this.deps.queue.isOpen) return
     const done = this.fire(id, due)
       .then((result) => {
         if (result.outcome === 'started') {

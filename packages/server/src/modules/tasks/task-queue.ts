@@ -172,6 +172,8 @@ export class TaskQueue implements RunnerWork {
   /** Queue reasons as last written, so an unchanged reason is not written again. */
   private readonly reasons = new Map<number, string>()
   private accepting = true
+  /** Set once the queue shuts down: nothing new is queued from here. */
+  private closing = false
   private scanning = false
   private rescanAgain = false
   private sweepTimer: NodeJS.Timeout | null = null
@@ -192,6 +194,29 @@ export class TaskQueue implements RunnerWork {
 
   get isAccepting(): boolean {
     return this.accepting
+  }
+
+  /**
+   * Whether tasks may still be queued through this instance: until it shuts down, also while
+   * it drains (another instance, or this one after its restart, runs them).
+   */
+  get isOpen(): boolean {
+    return !this.closing
+  }
+
+  /** Tasks this process runs now. */
+  get runningHere(): number {
+    return this.local.size
+  }
+
+  /**
+   * Stops taking tasks while the running ones go on (a draining instance): waiting tasks,
+   * and those queued from now on, are left to the other instances, which are told at once.
+   */
+  stopAccepting(): void {
+    if (!this.accepting) return
+    this.accepting = false
+    this.cluster.queueChanged()
   }
 
   /** A line of the server's own in the task's log. */
@@ -689,7 +714,8 @@ export class TaskQueue implements RunnerWork {
 
   /** Queues the deploy templates that run after a successful build of this template. */
   private async autorun(build: Pick<TaskRow, 'id' | 'project_id' | 'template_id'>): Promise<void> {
-    if (!this.accepting) return
+    // Queued even while draining: another instance runs them.
+    if (this.closing) return
     const db = this.deps.db
     const templates = await db.kysely
       .selectFrom('template')
@@ -1171,6 +1197,7 @@ export class TaskQueue implements RunnerWork {
    */
   async shutdown(): Promise<void> {
     this.accepting = false
+    this.closing = true
     if (this.sweepTimer) clearInterval(this.sweepTimer)
     this.sweepTimer = null
     this.signals.closeAll()

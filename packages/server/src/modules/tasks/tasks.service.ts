@@ -160,7 +160,7 @@ export async function createTask(
   input: CreateInput,
   origin: TaskOrigin = {},
 ): Promise<Task> {
-  if (!queue.isAccepting) throw new AppError(503, 'The server is shutting down')
+  if (!queue.isOpen) throw new AppError(503, 'The server is shutting down')
   const template = await db.kysely
     .selectFrom('template')
     .selectAll()
