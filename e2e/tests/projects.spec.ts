@@ -206,6 +206,65 @@ test.describe('projects', () => {
     await expect(name).toHaveValue(renamed)
   })
 
+  test('task history settings refuse what the server would, then keep the history they set', async ({
+    page,
+    adminApi,
+    request,
+    baseURL,
+  }) => {
+    const id = uniqueId()
+    const { user, projects } = await newMemberWithProjects(adminApi, [`Retained ${id}`])
+    const project = projects[0]!
+    await signIn(page, user.username, user.password)
+    await page.goto(`/project/${project.id}/settings`)
+
+    const history = page.getByRole('region', { name: 'Task history' })
+    await expect(history).toBeVisible()
+    const days = history.getByRole('textbox', { name: 'Keep task history (days)' })
+    const perTemplate = history.getByRole('textbox', { name: 'Runs kept per template' })
+    // The test server keeps history and events for ever unless a project says otherwise.
+    await expect(
+      history.getByText("Empty: the server's default (kept for ever). 0: keep for ever."),
+    ).toBeVisible()
+    await expect(history.getByText('The server keeps the activity log for ever.')).toBeVisible()
+
+    await days.fill('-5')
+    await perTemplate.fill('0')
+    await history.getByRole('button', { name: 'Save' }).click()
+    await expect(history.getByText('Must be 0 or greater')).toBeVisible()
+    await expect(history.getByText('Must be 1 or greater')).toBeVisible()
+    const api = await apiAs(request, baseURL!, user.username, user.password)
+    expect(await api.call(getProject, { params: { project_id: project.id } })).toMatchObject({
+      task_retention_days: null,
+      max_tasks_per_template: null,
+    })
+
+    await days.fill('45')
+    await perTemplate.fill('200')
+    await history.getByRole('button', { name: 'Save' }).click()
+    await expect(snackbar(page, 'Task history settings saved')).toBeVisible()
+    expect(await api.call(getProject, { params: { project_id: project.id } })).toMatchObject({
+      name: project.name,
+      task_retention_days: 45,
+      max_tasks_per_template: 200,
+    })
+    await expectAccessible(page)
+
+    await page.reload()
+    await expect(days).toHaveValue('45')
+    await expect(perTemplate).toHaveValue('200')
+    // Saving the general section leaves them as they are.
+    const general = page.getByRole('region', { name: 'General' })
+    await general.getByRole('textbox', { name: 'Max number of parallel tasks' }).fill('2')
+    await general.getByRole('button', { name: 'Save' }).click()
+    await expect(snackbar(page, `Project ${project.name} saved`)).toBeVisible()
+    expect(await api.call(getProject, { params: { project_id: project.id } })).toMatchObject({
+      max_parallel_tasks: 2,
+      task_retention_days: 45,
+      max_tasks_per_template: 200,
+    })
+  })
+
   test('deleting a project asks first, then selects the first remaining project', async ({
     page,
     adminApi,
