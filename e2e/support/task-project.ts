@@ -15,6 +15,8 @@ type TemplateBody = RouteBody<typeof templateRoutes.create>
 /** A project whose Bash templates run scripts of a local git repository. */
 export interface TaskProject {
   project: Project
+  /** The repository of `repoPath`. */
+  repositoryId: number
   /** Creates a Bash template named after its script (`long.sh` → `long`); answers its id. */
   template: (playbook: string, extra?: Partial<TemplateBody>) => Promise<number>
   /** Starts a task of the template; answers its id. */
@@ -55,6 +57,7 @@ export async function taskProject(
   })
   return {
     project,
+    repositoryId: repository.id,
     template: async (playbook, extra = {}) =>
       (
         await api.call(templateRoutes.create, {

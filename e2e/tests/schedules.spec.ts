@@ -1,27 +1,18 @@
-import {
-  type ApiClient,
-  appRoutes,
-  keyRoutes,
-  type Project,
-  repositoryRoutes,
-  scheduleRoutes,
-  templateRoutes,
-} from '@flagman/contract'
+import { type ApiClient, type Project, scheduleRoutes } from '@flagman/contract'
 import { type Locator, type Page } from '@playwright/test'
 import {
   addMember,
   dialog,
   expect,
   expectAccessible,
-  newProject,
   newUser,
   saveScreenshot,
   signIn,
   snackbar,
   test,
-  uniqueId,
 } from '../support/fixtures.js'
 import { gitRepository } from '../support/git-repository.js'
+import { taskProject } from '../support/task-project.js'
 
 const TABLE = 'Schedule'
 
@@ -33,40 +24,12 @@ interface Fixture {
 
 /** A project with a bash template that prints a line, from a local git repository. */
 async function scheduleProject(api: ApiClient, repoPath: string): Promise<Fixture> {
-  await api.call(appRoutes.setActive, { params: { app_id: 'bash' }, body: { active: true } })
-  const project = await newProject(api, `Schedules ${uniqueId()}`)
-  const params = { project_id: project.id }
-  const keys = await api.call(keyRoutes.list, { params })
-  let keyId = keys?.find((k) => k.type === 'none')?.id
-  if (keyId === undefined) {
-    keyId = (
-      await api.call(keyRoutes.create, {
-        params,
-        body: { name: 'none', type: 'none', project_id: project.id },
-      })
-    ).id
+  const tasks = await taskProject(api, repoPath, 'Schedules')
+  return {
+    project: tasks.project,
+    templateId: await tasks.template('hello.sh'),
+    repositoryId: tasks.repositoryId,
   }
-  const repository = await api.call(repositoryRoutes.create, {
-    params,
-    body: {
-      name: 'scripts',
-      git_url: repoPath,
-      git_branch: '',
-      ssh_key_id: keyId,
-      project_id: project.id,
-    },
-  })
-  const template = await api.call(templateRoutes.create, {
-    params,
-    body: {
-      name: 'hello',
-      app: 'bash',
-      playbook: 'hello.sh',
-      repository_id: repository.id,
-      project_id: project.id,
-    },
-  })
-  return { project, templateId: template.id, repositoryId: repository.id }
 }
 
 function createScheduleByApi(api: ApiClient, fixture: Fixture, name: string, cron: string) {

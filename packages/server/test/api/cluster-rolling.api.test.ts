@@ -9,6 +9,7 @@ import { World } from '../support/fixtures.js'
 import { http, type HttpResult } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { activateScriptApps, gitRepository, TaskProject } from '../support/tasks.js'
+import { until } from '../support/wait.js'
 
 /*
  * A rolling restart of three instances on one PostgreSQL database under a steady load,
@@ -143,7 +144,7 @@ describe.runIf(dialects().includes('postgres'))(
       for (const old of originals) {
         await new Promise((resolve) => setTimeout(resolve, 1_000))
         const fresh = await startMember()
-        await waitFor(() => fresh.ready, 'the new instance to be ready')
+        await until('the new instance to be ready', () => fresh.ready)
         await old.server.kill!('SIGTERM')
         members.splice(members.indexOf(old), 1)
         await old.server.stop()
@@ -173,11 +174,3 @@ describe.runIf(dialects().includes('postgres'))(
     }, 240_000)
   },
 )
-
-async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}

@@ -7,6 +7,7 @@ import { expectBody } from '../support/http.js'
 import { startInProcessServer, type InProcessServer } from '../support/in-process.js'
 import { ManualTimers } from '../support/manual-timers.js'
 import { activateScriptApps, gitRepository, TaskProject } from '../support/tasks.js'
+import { until } from '../support/wait.js'
 
 /*
  * Three instances on one PostgreSQL database, each with a schedule clock the test moves:
@@ -18,14 +19,6 @@ import { activateScriptApps, gitRepository, TaskProject } from '../support/tasks
 
 const MINUTE = 60_000
 const TICKS = 5
-
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 describe.runIf(dialects().includes('postgres'))(
   'a schedule on three instances of one PostgreSQL database',

@@ -8,6 +8,7 @@ import { World, type Person } from '../support/fixtures.js'
 import { expectNoContent } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { activateScriptApps, gitFixture, TaskProject } from '../support/tasks.js'
+import { until } from '../support/wait.js'
 
 function connect(
   url: string,
@@ -37,13 +38,6 @@ function roundTrip(socket: WebSocket): Promise<void> {
 }
 
 /** Polls `check` until it holds, failing after the deadline. */
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 /** Reads server frames as RFC 6455 §5.2 lays them out. */
 function readFrames(buffer: Buffer): Array<{ fin: boolean; opcode: number; text: string }> {

@@ -8,6 +8,7 @@ import { World } from '../support/fixtures.js'
 import { expectBody } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { gitFixture, TaskProject } from '../support/tasks.js'
+import { until } from '../support/wait.js'
 
 /*
  * Retention against the real server process: the background job (every second here) must
@@ -33,14 +34,6 @@ interface Planned {
   lines?: number
   /** Whether the sweep must remove it. */
   due: boolean
-}
-
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
 }
 
 describe.each(dialects())('retention by age on %s', (dialect) => {
@@ -88,7 +81,8 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
     const now = Date.now()
     const tenDays = await projectWith({ task_retention_days: 10 })
     const serverDefault = await projectWith({ task_retention_days: null })
-    const capped = await projectWith({ task_retention_days: 0, max_tasks_per_template: 3 })
+    // Its cap is set once its history is in place (below).
+    const capped = await projectWith({ task_retention_days: 0 })
     const tenTpl = await tenDays.template('ok.sh')
     const defaultTpl = await serverDefault.template('ok.sh')
     const cappedTpl = await capped.template('ok.sh')
@@ -120,11 +114,12 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
       },
       { label: '10 days: recent', project: tenDays, templateId: tenTpl, ageMs: DAY, due: false },
       {
-        label: '10 days: old but waiting',
+        label: '10 days: old but unfinished',
         project: tenDays,
         templateId: tenTpl,
         ageMs: 40 * DAY,
-        status: 'waiting',
+        // Unfinished, and not one the queue would start meanwhile.
+        status: 'stopping',
         due: false,
       },
       {
@@ -166,11 +161,13 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
       },
     ]
 
-    // Oldest first, so ids grow with age as they do in a real history.
+    // Oldest first, so ids grow with age as they do in a real history. Each is created young
+    // and aged once its log and folder are in place, so that a sweep (one runs every second)
+    // never meets half a task.
     const ordered = [...plan].sort((a, b) => b.ageMs - a.ageMs)
     const ids = new Map<Planned, number>()
     for (const task of ordered) {
-      const created = new Date(now - task.ageMs).toISOString()
+      const created = new Date(now).toISOString()
       const id = await insertReturningId(db, 'task', {
         project_id: task.project.p.projectId,
         template_id: task.templateId,
@@ -179,8 +176,8 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
         dry_run: 0,
         diff: 0,
         created,
-        start: task.status === 'waiting' ? null : created,
-        end: task.status === 'waiting' ? null : created,
+        start: created,
+        end: task.status === 'stopping' ? null : created,
       })
       ids.set(task, id)
       const lines = task.lines ?? 3
@@ -210,6 +207,20 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
       .where('id', '=', idOf('10 days: just under'))
       .execute()
 
+    for (const task of ordered) {
+      const created = new Date(now - task.ageMs).toISOString()
+      await db.kysely
+        .updateTable('task')
+        .set({ created })
+        .where('id', '=', ids.get(task)!)
+        .execute()
+    }
+    const cap = await world.request('PUT', `/api/project/${capped.p.projectId}`, {
+      as: (await world.admin()).as,
+      json: { name: `retention ${capped.p.projectId}`, max_tasks_per_template: 3 },
+    })
+    expect(cap.status).toBe(204)
+
     const oldEvent = await insertReturningId(db, 'event', {
       project_id: tenDays.p.projectId,
       object_type: 'task',
@@ -230,10 +241,10 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
       (await db.kysely.selectFrom('task').select('id').where('id', 'in', all).execute())
         .map((row) => row.id)
         .sort((a, b) => a - b)
-    await until(async () => {
+    await until('the due tasks to be removed', async () => {
       const left = await remaining()
       return due.every((id) => !left.includes(id))
-    }, 'the due tasks to be removed')
+    })
     // One more sweep, so that a wrong removal would have happened by now.
     await new Promise((resolve) => setTimeout(resolve, 1500))
     expect(await remaining()).toEqual([...kept].sort((a, b) => a - b))

@@ -4,6 +4,7 @@ import type { Db } from '@flagman/db'
 import { sql } from 'kysely'
 import WebSocket from 'ws'
 import type { z } from 'zod'
+export { until } from './wait.js'
 
 export { gitRepository } from './tasks.js'
 
@@ -141,19 +142,6 @@ export async function databaseSnapshot(
 }
 
 const tableNames = new WeakMap<Db, string[]>()
-
-/** Polls `check` until it answers true, failing after the deadline with `what`. */
-export async function until(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 /** A websocket connection to `/api/ws` that keeps the text of every frame it receives. */
 export interface SocketRecorder {

@@ -19,6 +19,15 @@ export interface DueTask {
   project_id: number
 }
 
+/** Finished tasks (the only ones retention removes), at most `limit`. */
+function finishedTasks(db: Db, limit: number) {
+  return db.kysely
+    .selectFrom('task')
+    .select(['id', 'project_id'])
+    .where('status', 'in', FINISHED_STATUSES)
+    .limit(limit)
+}
+
 /** Finished tasks of a project created before `cutoff`, oldest first. */
 export function tasksCreatedBefore(
   db: Db,
@@ -26,15 +35,11 @@ export function tasksCreatedBefore(
   cutoff: string,
   limit: number,
 ): Promise<DueTask[]> {
-  return db.kysely
-    .selectFrom('task')
-    .select(['id', 'project_id'])
+  return finishedTasks(db, limit)
     .where('project_id', '=', projectId)
     .where('created', '<', cutoff)
-    .where('status', 'in', FINISHED_STATUSES)
     .orderBy('created')
     .orderBy('id')
-    .limit(limit)
     .execute()
 }
 
@@ -73,14 +78,10 @@ export function tasksBeforeId(
   beforeId: number,
   limit: number,
 ): Promise<DueTask[]> {
-  return db.kysely
-    .selectFrom('task')
-    .select(['id', 'project_id'])
+  return finishedTasks(db, limit)
     .where('template_id', '=', templateId)
     .where('id', '<', beforeId)
-    .where('status', 'in', FINISHED_STATUSES)
     .orderBy('id')
-    .limit(limit)
     .execute()
 }
 

@@ -10,6 +10,7 @@ import { Controller, useForm } from 'react-hook-form'
 import { useTranslation } from 'react-i18next'
 import { z } from 'zod'
 import { FormTextField } from '../../../components/form-text-field'
+import { wholeNumberText } from '../utils/whole-number'
 
 /** Highest limit the server accepts for parallel tasks. */
 export const MAX_PARALLEL_TASKS = 1_000_000
@@ -37,19 +38,7 @@ export function projectFormSchema(t: TFunction<'projects'>, premium = false) {
       .trim()
       .min(1, premium ? t('form.subscriptionNameRequired') : t('form.nameRequired'))
       .max(MAX_NAME_LENGTH, t('form.nameTooLong', { max: MAX_NAME_LENGTH })),
-    max_parallel_tasks: z
-      .string()
-      .trim()
-      .superRefine((value, ctx) => {
-        if (value === '') return
-        if (!/^[-+]?\d+$/.test(value)) {
-          ctx.addIssue({ code: 'custom', message: t('form.mustBeInteger') })
-        } else if (Number(value) < 0) {
-          ctx.addIssue({ code: 'custom', message: t('form.mustBeZeroOrGreater') })
-        } else if (Number(value) > MAX_PARALLEL_TASKS) {
-          ctx.addIssue({ code: 'custom', message: t('form.tooMany', { max: MAX_PARALLEL_TASKS }) })
-        }
-      }),
+    max_parallel_tasks: wholeNumberText(t, 0, MAX_PARALLEL_TASKS),
     alert: z.boolean(),
     alert_chat: z
       .string()

@@ -15,30 +15,16 @@ import { FormTextField } from '../../../components/form-text-field'
 import { useSnackbar } from '../../../hooks/use-snackbar'
 import { useSystemInfo } from '../../system/api/get-info'
 import { useUpdateProject } from '../api/update-project'
+import { wholeNumberText } from '../utils/whole-number'
 
 export interface RetentionFormValues {
   task_retention_days: string
   max_tasks_per_template: string
 }
 
-/** An optional whole number between `min` and `max`; empty stays empty (null). */
+/** An optional whole number in range; empty stays empty (null). */
 function optionalCount(t: TFunction<'projects'>, min: 0 | 1, max: number) {
-  return z
-    .string()
-    .trim()
-    .superRefine((value, ctx) => {
-      if (value === '') return
-      if (!/^[-+]?\d+$/.test(value)) {
-        ctx.addIssue({ code: 'custom', message: t('form.mustBeInteger') })
-      } else if (Number(value) < min) {
-        const message =
-          min === 0 ? t('form.mustBeZeroOrGreater') : t('retention.mustBeOneOrGreater')
-        ctx.addIssue({ code: 'custom', message })
-      } else if (Number(value) > max) {
-        ctx.addIssue({ code: 'custom', message: t('form.tooMany', { max }) })
-      }
-    })
-    .transform((value) => (value === '' ? null : Number(value)))
+  return wholeNumberText(t, min, max).transform((value) => (value === '' ? null : Number(value)))
 }
 
 export function retentionFormSchema(t: TFunction<'projects'>) {
