@@ -46,6 +46,8 @@ class PostgresBus implements ClusterBus {
   private closed = false
   private retryMs = 100
   private connecting: Promise<void> | null = null
+  /** Messages under way: the last ones of a closing instance still leave. */
+  private readonly sending = new Set<Promise<void>>()
 
   constructor(
     private readonly url: string,
@@ -53,8 +55,16 @@ class PostgresBus implements ClusterBus {
   ) {}
 
   async publish(channel: string, payload: string): Promise<void> {
-    const client = await this.connected()
-    await client.query('SELECT pg_notify($1, $2)', [channel, payload])
+    const sent = (async () => {
+      const client = await this.connected()
+      await client.query('SELECT pg_notify($1, $2)', [channel, payload])
+    })()
+    this.sending.add(sent)
+    try {
+      await sent
+    } finally {
+      this.sending.delete(sent)
+    }
   }
 
   async subscribe(channel: string, handler: BusHandler): Promise<void> {
@@ -73,6 +83,7 @@ class PostgresBus implements ClusterBus {
   }
 
   async close(): Promise<void> {
+    await Promise.allSettled([...this.sending])
     this.closed = true
     const client = this.client
     this.client = null

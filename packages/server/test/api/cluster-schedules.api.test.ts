@@ -93,10 +93,38 @@ describe.runIf(dialects().includes('postgres'))(
             return tasks.length === tick && tasks.every((t) => t.status === 'success')
           })
         }
-        // It wakes with its clock five minutes late: its cron job fires once, for a due time
-        // the others recorded, and is refused by the record.
+        // It wakes with its clock five minutes late and finds it was taken for dead meanwhile
+        // (its row is gone, as another instance removes a silent one's): its cron job fires
+        // once, is fenced, and the instance joins again.
+        const lateInstance = servers[2]!.app.instance.id
+        const removeLate = () =>
+          db.kysely.deleteFrom('server_instance').where('id', '=', lateInstance).execute()
+        await removeLate()
         late.jump(TICKS * MINUTE)
         await servers[2]!.app.schedules.idle()
+        await until('the fenced instance to join again', async () =>
+          Boolean(
+            await db.kysely
+              .selectFrom('server_instance')
+              .select('id')
+              .where('id', '=', lateInstance)
+              .executeTakeFirst(),
+          ),
+        )
+        // Fenced, a due time no one dealt with is not fired either; holding its place, the
+        // same instance fires one the others dealt with and is refused by the record.
+        await removeLate()
+        const unclaimed = Math.ceil(start / MINUTE) * MINUTE + 60 * MINUTE
+        expect(await servers[2]!.app.schedules.fire(schedule.id, unclaimed)).toEqual({
+          outcome: 'fenced',
+        })
+        await until('the fenced instance to join again', async () =>
+          servers[2]!.app.instance.holdsPlace(),
+        )
+        const firstDue = Math.ceil(start / MINUTE) * MINUTE
+        expect(await servers[2]!.app.schedules.fire(schedule.id, firstDue)).toEqual({
+          outcome: 'taken',
+        })
         // Once more on time, all three together: still one task.
         for (const clock of clocks) clock.advance(MINUTE)
         await Promise.all(servers.map((server) => server.app.schedules.idle()))
@@ -111,7 +139,6 @@ describe.runIf(dialects().includes('postgres'))(
           .where('schedule_id', '=', schedule.id)
           .orderBy('due')
           .execute()
-        const firstDue = Math.ceil(start / MINUTE) * MINUTE
         expect(runs.map((run) => run.due)).toEqual(
           Array.from({ length: TICKS + 1 }, (_, i) =>
             new Date(firstDue + i * MINUTE).toISOString(),

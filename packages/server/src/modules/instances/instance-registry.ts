@@ -88,6 +88,18 @@ export class InstanceRegistry {
     })
   }
 
+  /**
+   * Whether this instance still holds its place, checked by a heartbeat now: false when
+   * another took it for dead while it was held up (paused, swapped out). Then the caller must
+   * not act on the time it slept through; the fencing is dealt with as a heartbeat would.
+   */
+  async holdsPlace(): Promise<boolean> {
+    if (this.deps.db.dialect !== 'postgres' || !this.registered) return true
+    if (await beat(this.deps.db, this.id)) return true
+    void this.check()
+    return false
+  }
+
   /** Leaves the table (the tasks this instance ran have ended by now). */
   async deregister(): Promise<void> {
     if (this.timer) clearInterval(this.timer)

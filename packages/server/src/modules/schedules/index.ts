@@ -33,6 +33,7 @@ export function schedulesModule(
     log: app.log,
     defaultTimezone: app.config.scheduleTimezone,
     ...(timers ? { timers } : {}),
+    ...(app.hasDecorator('instance') ? { holdsPlace: () => app.instance.holdsPlace() } : {}),
   })
   if (app.hasDecorator('metrics')) clock.metrics = app.metrics
   app.decorate('schedules', clock)

@@ -31,6 +31,11 @@ export interface ScheduleClockDeps {
   timers?: ClockTimers
   /** Time zone of schedules that name none (UTC by default). */
   defaultTimezone?: string
+  /**
+   * Whether this instance still holds its place among the instances (always, by default):
+   * asked before a due time is claimed, so that an instance paused past it can not fire late.
+   */
+  holdsPlace?: () => Promise<boolean>
 }
 
 /** The time source of the clock; a test can hand in one it moves forward itself. */
@@ -105,6 +110,8 @@ export type TickOutcome =
   | { outcome: 'busy' }
   /** Another clock has dealt with this due time already. */
   | { outcome: 'taken' }
+  /** This instance was taken for dead while it waited: the others deal with the time. */
+  | { outcome: 'fenced' }
   /** The template still had a task that had not finished; no task was queued. */
   | { outcome: 'missed'; reason: 'template_busy'; taskId: number }
   /** A commit check found the commit it saw last time. */
@@ -242,6 +249,7 @@ export class ScheduleClock {
     if (this.busy.has(id)) return { outcome: 'busy' }
     this.busy.add(id)
     try {
+      if (this.deps.holdsPlace && !(await this.deps.holdsPlace())) return { outcome: 'fenced' }
       const dueIso = iso(due)
       const runId = await claimRun(db, {
         scheduleId: id,
@@ -471,6 +479,8 @@ export class ScheduleClock {
       .then((result) => {
         if (result.outcome === 'started') {
           this.deps.log.info(`Schedule ${id} queued task ${result.taskId}`)
+        } else if (result.outcome === 'fenced') {
+          this.deps.log.warn(`Schedule ${id}: this instance was taken for dead; not firing late`)
         } else if (result.outcome === 'missed') {
           this.deps.log.warn(`Schedule ${id} missed a run: template busy`)
         }
