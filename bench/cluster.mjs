@@ -10,7 +10,10 @@
 //   and on another; lag from a line's arrival at the server to its delivery (median, p99);
 // - takeover: the time from killing an instance that runs a task (SIGKILL) to the task
 //   ended by another, and from pausing one (SIGSTOP: its process is still there, so only
-//   its heartbeat tells) with FLAGMAN_INSTANCE_TIMEOUT_SECONDS=6.
+//   its heartbeat tells) with FLAGMAN_INSTANCE_TIMEOUT_SECONDS=6;
+// - rolling restart: each of the three replaced in turn (a new one started, the old one sent
+//   SIGTERM and drained) while 4 clients read through a balancer that follows readiness;
+//   requests answered, failed, and their latency (median, p99).
 //
 // Usage (after `npm run build`): node bench/cluster.mjs
 
@@ -39,9 +42,10 @@ async function startInstance(env) {
 }
 
 /** A cluster of `size` instances on a fresh database, with a signed-in API on each. */
-async function startCluster(size, repo) {
+async function startCluster(size, repo, extraEnv = {}) {
   const database = await scratchDatabase('flagman_bench_cluster')
   const env = {
+    ...extraEnv,
     FLAGMAN_DB: database.url,
     FLAGMAN_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
     FLAGMAN_INSTANCE_TIMEOUT_SECONDS: String(TIMEOUT_SECONDS),
@@ -95,6 +99,8 @@ async function startCluster(size, repo) {
     })
   return {
     instances,
+    env,
+    cookie,
     project,
     projectPath: `/api/project/${project.id}`,
     api,
@@ -250,6 +256,69 @@ async function threeInstances(repo) {
   }
 }
 
+/** Replaces each of three instances in turn under a steady read load. */
+async function rollingRestart(repo) {
+  const cluster = await startCluster(3, repo, { FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '30' })
+  try {
+    const members = cluster.instances.map((instance) => ({ instance, ready: true }))
+    let running = true
+    const checks = (async () => {
+      while (running) {
+        await Promise.all(
+          members.map(async (member) => {
+            try {
+              const res = await fetch(`${member.instance.url}/api/health/ready`)
+              member.ready = res.status === 200
+            } catch {
+              member.ready = false
+            }
+          }),
+        )
+        await sleep(100)
+      }
+    })()
+    const paths = ['/api/projects', `${cluster.projectPath}/templates`, '/api/user']
+    const latencies = []
+    let failed = 0
+    let next = 0
+    const worker = async () => {
+      for (let i = 0; running; i += 1) {
+        const ready = members.filter((member) => member.ready)
+        const { url } = ready[(next += 1) % ready.length].instance
+        const start = performance.now()
+        try {
+          const res = await fetch(`${url}${paths[i % paths.length]}`, {
+            headers: { Cookie: cluster.cookie },
+          })
+          await res.arrayBuffer()
+          if (res.status === 200) latencies.push(performance.now() - start)
+          else failed += 1
+        } catch {
+          failed += 1
+        }
+      }
+    }
+    const workers = Array.from({ length: 4 }, worker)
+    const t0 = performance.now()
+    for (const old of [...members]) {
+      const fresh = { instance: await startInstance(cluster.env), ready: false }
+      members.push(fresh)
+      while (!fresh.ready) await sleep(20)
+      cluster.instances.push(fresh.instance)
+      await old.instance.stop()
+      members.splice(members.indexOf(old), 1)
+      cluster.instances.splice(cluster.instances.indexOf(old.instance), 1)
+    }
+    const seconds = (performance.now() - t0) / 1000
+    running = false
+    await Promise.all(workers)
+    await checks
+    return { latencies, failed, seconds }
+  } finally {
+    await cluster.stop()
+  }
+}
+
 const repo = benchRepository({
   'noop.sh': 'true\n',
   'block.sh': 'echo started\nsleep 600\n',
@@ -273,6 +342,13 @@ try {
     console.log(
       `takeover after SIGKILL: ${r.afterKill.toFixed(0)} ms; after SIGSTOP (heartbeat, ` +
         `FLAGMAN_INSTANCE_TIMEOUT_SECONDS=${TIMEOUT_SECONDS}): ${r.afterPause.toFixed(0)} ms`,
+    )
+    const rolling = await rollingRestart(repo)
+    console.log(
+      `rolling restart of 3 instances in ${rolling.seconds.toFixed(1)} s: ` +
+        `${rolling.latencies.length} requests answered, ${rolling.failed} failed; ` +
+        `latency median ${median(rolling.latencies).toFixed(1)} ms, ` +
+        `p99 ${percentile(rolling.latencies, 99).toFixed(1)} ms`,
     )
   }
 } finally {
