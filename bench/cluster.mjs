@@ -21,11 +21,10 @@ import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import pg from 'pg'
-import WebSocket from 'ws'
 
 process.env.BENCH_DB = 'postgres'
 const { scratchDatabase } = await import('./scratch-db.mjs')
-const { benchRepository, median, percentile, signIn, spawnServer } =
+const { apiOf, benchProject, benchRepository, median, percentile, signIn, socketOf, spawnServer } =
   await import('./task-common.mjs')
 
 const COUNT = Number(process.env.BENCH_TASKS ?? 500) || 500
@@ -54,49 +53,11 @@ async function startCluster(size, repo, extraEnv = {}) {
   const instances = []
   for (let i = 0; i < size; i += 1) instances.push(await startInstance(env))
   const cookie = await signIn(instances[0].url)
-  const api = (instance) => async (method, path, body) => {
-    const res = await fetch(`${instance.url}${path}`, {
-      method,
-      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
-  }
-  const first = api(instances[0])
-  await first('POST', '/api/apps/bash/active', { active: true })
-  const project = await first('POST', '/api/projects', { name: 'Bench' })
-  const keys = await first('GET', `/api/project/${project.id}/keys`)
-  const repository = await first('POST', `/api/project/${project.id}/repositories`, {
-    name: 'bench',
-    project_id: project.id,
-    git_url: repo,
-    git_branch: '',
-    ssh_key_id: keys.find((k) => k.name === 'None').id,
-  })
-  let n = 0
-  const template = async (playbook) =>
-    (
-      await first('POST', `/api/project/${project.id}/templates`, {
-        name: `bench-${(n += 1)}`,
-        project_id: project.id,
-        app: 'bash',
-        playbook,
-        repository_id: repository.id,
-      })
-    ).id
+  const api = (instance) => apiOf(instance.url, cookie)
+  const { project, template } = await benchProject(instances[0].url, cookie, repo)
   const db = new pg.Client({ connectionString: database.url })
   await db.connect()
-  const socket = (instance) =>
-    new Promise((resolve, reject) => {
-      const ws = new WebSocket(`${instance.url.replace(/^http/, 'ws')}/api/ws`, {
-        headers: { Cookie: cookie },
-        skipUTF8Validation: true,
-      })
-      ws.once('open', () => resolve(ws))
-      ws.once('error', reject)
-    })
+  const socket = (instance) => socketOf(instance.url, cookie)
   return {
     instances,
     env,

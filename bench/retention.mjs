@@ -12,7 +12,7 @@ import pg from 'pg'
 
 process.env.BENCH_DB = 'postgres'
 const { scratchDatabase } = await import('./scratch-db.mjs')
-const { benchRepository, median, percentile, signIn, spawnServer } =
+const { benchProject, benchRepository, median, percentile, signIn, spawnServer } =
   await import('./task-common.mjs')
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 20_000) || 20_000
@@ -31,33 +31,8 @@ const db = new pg.Client({ connectionString: database.url })
 await db.connect()
 try {
   const cookie = await signIn(server.url)
-  const api = async (method, path, body) => {
-    const res = await fetch(`${server.url}${path}`, {
-      method,
-      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const text = await res.text()
-    if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`)
-    return text ? JSON.parse(text) : undefined
-  }
-  await api('POST', '/api/apps/bash/active', { active: true })
-  const project = await api('POST', '/api/projects', { name: 'Retention bench' })
-  const keys = await api('GET', `/api/project/${project.id}/keys`)
-  const repository = await api('POST', `/api/project/${project.id}/repositories`, {
-    name: 'bench',
-    project_id: project.id,
-    git_url: repo,
-    git_branch: '',
-    ssh_key_id: keys.find((k) => k.name === 'None').id,
-  })
-  const template = await api('POST', `/api/project/${project.id}/templates`, {
-    name: 'bench',
-    project_id: project.id,
-    app: 'bash',
-    playbook: 'noop.sh',
-    repository_id: repository.id,
-  })
+  const { api, project, template } = await benchProject(server.url, cookie, repo, 'Retention bench')
+  const templateId = await template('noop.sh')
 
   // Old tasks first (ids grow with age), then as many young ones; every one with its log.
   const fill = async (count, ageDays) => {
@@ -68,7 +43,7 @@ try {
                     AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS t
              FROM generate_series(1, $3::int) g) s
        RETURNING id`,
-      [project.id, template.id, count, ageDays],
+      [project.id, templateId, count, ageDays],
     )
     const ids = rows.map((r) => r.id)
     for (let i = 0; i < ids.length; i += 2_000) {

@@ -113,12 +113,9 @@ export async function signIn(url) {
   return /(?<!\w)semaphore=[^;]+/.exec(login.headers.get('set-cookie') ?? '')[0]
 }
 
-export async function startBench(scripts, env = {}) {
-  const repo = benchRepository(scripts)
-  const server = await spawnServer(env)
-  const { url, dataDir } = server
-  const cookie = await signIn(url)
-  const api = async (method, path, body) => {
+/** Calls the API at `url` with the session `cookie`; answers the parsed body, throws on 4xx/5xx. */
+export function apiOf(url, cookie) {
+  return async (method, path, body) => {
     const res = await fetch(`${url}${path}`, {
       method,
       headers: { Cookie: cookie, 'Content-Type': 'application/json' },
@@ -128,8 +125,30 @@ export async function startBench(scripts, env = {}) {
     if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`)
     return text ? JSON.parse(text) : undefined
   }
+}
+
+/** A websocket client of `/api/ws` at `url` with the session `cookie`, once it is open. */
+export function socketOf(url, cookie) {
+  return new Promise((resolve, reject) => {
+    // The client is a measuring instrument: it must not be slower than the server, so it
+    // skips the UTF-8 check of each message (the log lines are ASCII).
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/ws`, {
+      headers: { Cookie: cookie },
+      skipUTF8Validation: true,
+    })
+    ws.once('open', () => resolve(ws))
+    ws.once('error', reject)
+  })
+}
+
+/**
+ * The bench's project on the server at `url`: the Bash app turned on, a project named
+ * `name` with the repository `repo`, and helpers to add Bash templates and run them.
+ */
+export async function benchProject(url, cookie, repo, name = 'Bench') {
+  const api = apiOf(url, cookie)
   await api('POST', '/api/apps/bash/active', { active: true })
-  const project = await api('POST', '/api/projects', { name: 'Bench' })
+  const project = await api('POST', '/api/projects', { name })
   const keys = await api('GET', `/api/project/${project.id}/keys`)
   const none = keys.find((k) => k.name === 'None')
   const repository = await api('POST', `/api/project/${project.id}/repositories`, {
@@ -152,17 +171,15 @@ export async function startBench(scripts, env = {}) {
     ).id
   const run = (templateId) =>
     api('POST', `/api/project/${project.id}/tasks`, { template_id: templateId })
-  const socket = () =>
-    new Promise((resolve, reject) => {
-      // The client is a measuring instrument: it must not be slower than the server, so it
-      // skips the UTF-8 check of each message (the log lines are ASCII).
-      const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/api/ws`, {
-        headers: { Cookie: cookie },
-        skipUTF8Validation: true,
-      })
-      ws.once('open', () => resolve(ws))
-      ws.once('error', reject)
-    })
+  return { api, project, template, run }
+}
+
+export async function startBench(scripts, env = {}) {
+  const repo = benchRepository(scripts)
+  const server = await spawnServer(env)
+  const { url, dataDir } = server
+  const cookie = await signIn(url)
+  const { api, project, template, run } = await benchProject(url, cookie, repo)
   return {
     url,
     cookie,
@@ -172,7 +189,7 @@ export async function startBench(scripts, env = {}) {
     api,
     template,
     run,
-    socket,
+    socket: () => socketOf(url, cookie),
     async stop() {
       await server.stop()
       rmSync(repo, { recursive: true, force: true })
