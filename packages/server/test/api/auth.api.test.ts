@@ -128,6 +128,9 @@ describe.each(dialects())('sign-in and tokens on %s', (dialect) => {
       premium_features: { project_runners: true, terraform_backend: true },
       schedule_timezone: 'UTC',
       password_min_length: expect.any(Number),
+      // Task history and the activity log are kept for ever unless configured otherwise.
+      task_retention_days: 0,
+      event_retention_days: 0,
     })
   })
 

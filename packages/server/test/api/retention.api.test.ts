@@ -298,6 +298,15 @@ describe.each(dialects())('retention by age on %s', (dialect) => {
     expect(stays).toHaveLength(3)
   })
 
+  it("tells signed-in users the server's defaults", async () => {
+    const admin = await world.admin()
+    const info = await world.request('GET', '/api/info', { as: admin.as })
+    expect(info.body).toMatchObject({
+      task_retention_days: SERVER_DEFAULT_DAYS,
+      event_retention_days: EVENT_DAYS,
+    })
+  })
+
   it('refuses retention settings out of range with a message, changing nothing', async () => {
     const tp = await projectWith({ task_retention_days: 7 })
     const admin = await world.admin()
