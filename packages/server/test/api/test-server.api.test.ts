@@ -35,6 +35,7 @@ describe('test server', () => {
       'FLAGMAN_LOGIN_MAX_ATTEMPTS',
       'FLAGMAN_LOG_LEVEL',
       'FLAGMAN_PORT',
+      'FLAGMAN_SHUTDOWN_DRAIN_SECONDS',
     ])
     // Two failed sign-ins, then one by password that works: neither setting reached it.
     for (let attempt = 0; attempt < 2; attempt += 1) {
