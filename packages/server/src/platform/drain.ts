@@ -1,7 +1,16 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 /** Paths a load balancer polls: they do not keep a draining instance open. */
 const HEALTH_PATH = /^\/api\/health(\/|$)/
+/**
+ * Requests a drain waits for: not a balancer's health checks, and not websocket upgrades (a
+ * console keeps one open for as long as it is shown; the close ends it and the console
+ * connects again, to another instance).
+ */
+function counted(request: FastifyRequest): boolean {
+  return !HEALTH_PATH.test(request.url) && request.headers.upgrade === undefined
+}
+
 /** A draining instance may close once nobody asked it anything for this long. */
 const QUIET_MS = 1_000
 const POLL_MS = 50
@@ -30,12 +39,12 @@ export class Drain {
 
   constructor(app: FastifyInstance) {
     app.addHook('onRequest', async (request) => {
-      if (HEALTH_PATH.test(request.url)) return
+      if (!counted(request)) return
       this.inFlight += 1
       this.lastRequest = Date.now()
     })
     app.addHook('onResponse', async (request) => {
-      if (HEALTH_PATH.test(request.url)) return
+      if (!counted(request)) return
       this.inFlight = Math.max(0, this.inFlight - 1)
       this.lastRequest = Date.now()
     })

@@ -10,6 +10,7 @@ import { http, type HttpResult } from '../support/http.js'
 import { startTestServer, type TestServer } from '../support/server.js'
 import { activateScriptApps, gitRepository, TaskProject } from '../support/tasks.js'
 import { until } from '../support/wait.js'
+import WebSocket from 'ws'
 
 /*
  * A rolling restart of three instances on one PostgreSQL database under a steady load,
@@ -34,8 +35,10 @@ describe.runIf(dialects().includes('postgres'))(
     const env = {
       FLAGMAN_ACCESS_KEY_ENCRYPTION: randomBytes(32).toString('base64'),
       FLAGMAN_INSTANCE_TIMEOUT_SECONDS: '10',
-      // Long enough for every task of the test to finish while its instance drains.
-      FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '30',
+      // Far longer than the test may take: each drain must end on its own, once its tasks
+      // have finished and the balancer has moved away, although a console's websocket is
+      // open on every instance.
+      FLAGMAN_SHUTDOWN_DRAIN_SECONDS: '600',
     }
     const repo = gitRepository({ 'short.sh': 'sleep 0.5\necho "done $SEMAPHORE_TASK_ID"\n' })
     let database: ScratchDatabase
@@ -72,6 +75,20 @@ describe.runIf(dialects().includes('postgres'))(
       const templateId = await tp.template('short.sh')
       const as = tp.p.as
       const base = `/api/project/${tp.p.projectId}`
+      // A console open on each instance, as during a real upgrade: its live socket stays
+      // until the instance closes.
+      const consoles: WebSocket[] = []
+      const openConsole = (server: TestServer) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/ws`, {
+            headers: { Cookie: as.cookie ?? '' },
+          })
+          socket.on('error', () => {})
+          socket.once('open', () => resolve())
+          socket.once('unexpected-response', () => reject(new Error('no live socket')))
+          consoles.push(socket)
+        })
+      for (const member of members) await openConsole(member.server)
 
       // The balancer's health checks.
       let balancing = true
@@ -145,6 +162,7 @@ describe.runIf(dialects().includes('postgres'))(
         await new Promise((resolve) => setTimeout(resolve, 1_000))
         const fresh = await startMember()
         await until('the new instance to be ready', () => fresh.ready)
+        await openConsole(fresh.server)
         await old.server.kill!('SIGTERM')
         members.splice(members.indexOf(old), 1)
         await old.server.stop()
@@ -153,6 +171,7 @@ describe.runIf(dialects().includes('postgres'))(
       balancing = false
       await Promise.all(workers)
       await checks
+      for (const socket of consoles) socket.close()
 
       expect(failures).toEqual([])
       expect(answered).toBeGreaterThan(100)
